@@ -1,0 +1,124 @@
+import type { JsonSchema } from '../contract/schema.js';
+import type { ResultContract } from '../contract/types.js';
+
+/** One command-line option of a command: its type, its help text and its constraints. */
+export interface OptionSpec {
+  /** How the value is parsed; `boolean` options take no value. */
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  /** One line of help. */
+  description: string;
+  /** The value is required (a usage error when missing). */
+  required?: boolean;
+  /** Value used when the option is not given. */
+  default?: string | number | boolean;
+  /** The only values accepted. */
+  choices?: readonly string[];
+  /** The option may repeat; its value is then an array. */
+  multiple?: boolean;
+  /** One-letter alias. */
+  short?: string;
+  /** Name of the value in help text (`--path <PATH>`). */
+  valueName?: string;
+  /** Smallest accepted number (integer and number options). */
+  min?: number;
+  /** Largest accepted number (integer and number options). */
+  max?: number;
+}
+
+/** A map of option names (as written after `--`) to their specs. */
+export type OptionSpecs = Record<string, OptionSpec>;
+
+type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
+  ? boolean
+  : S['type'] extends 'integer' | 'number'
+    ? number
+    : string;
+
+/** The parsed options of a command, typed from its specs. */
+export type ParsedOptions<O extends OptionSpecs> = {
+  [K in keyof O]: O[K]['multiple'] extends true
+    ? ValueOf<O[K]>[]
+    : O[K]['required'] extends true
+      ? ValueOf<O[K]>
+      : O[K] extends { default: unknown }
+        ? ValueOf<O[K]>
+        : ValueOf<O[K]> | undefined;
+};
+
+/** A positional argument of a command. */
+export interface PositionalSpec {
+  /** Name shown in help (`FILE`). */
+  name: string;
+  /** One line of help. */
+  description: string;
+  /** It takes every remaining argument. */
+  variadic?: boolean;
+  /** It must be given. */
+  required?: boolean;
+}
+
+/** A writable text stream, as `process.stdout` is. */
+export interface OutputStream {
+  /** Writes a chunk. */
+  write(chunk: string | Uint8Array): unknown;
+  /** True when the stream is a terminal. */
+  isTTY?: boolean;
+}
+
+/** Everything a command may touch of the outside world, so tests can drive it in-process. */
+export interface CommandIo {
+  /** Receives the one document in `--json` mode, the rendering otherwise. */
+  stdout: OutputStream;
+  /** Receives progress, logs and child output. */
+  stderr: OutputStream;
+  /** Standard input. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Environment variables. */
+  env: Record<string, string | undefined>;
+  /** Working directory that relative paths resolve against. */
+  cwd: string;
+  /** Milliseconds from an arbitrary origin, for durations (`performance.now` in production). */
+  now(): number;
+  /** Aborted when the user interrupts the run (SIGINT); tests abort it themselves. */
+  signal?: AbortSignal;
+}
+
+/** What a running command can use besides its options. */
+export interface CommandContext {
+  /** Reports progress to stderr (never stdout). */
+  progress(message: string): void;
+  /** Writes a log line to stderr (never stdout). */
+  log(message: string): void;
+  /** Aborted when the run is interrupted; long work should stop when it fires. */
+  signal: AbortSignal;
+  /** The I/O of this run. */
+  io: CommandIo;
+  /** True in `--json` mode. */
+  json: boolean;
+}
+
+/** The input handed to a command's `run`. */
+export interface CommandInput<O extends OptionSpecs> {
+  /** Parsed and checked options. */
+  options: ParsedOptions<O>;
+  /** Positional arguments, including everything after `--`. */
+  positionals: string[];
+}
+
+/** A command: its name, help, options, the JSON Schema of its domain fields, and what it does. */
+export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
+  /** Name used in `meta.command` and on the command line. */
+  name: string;
+  /** One paragraph of help. */
+  description: string;
+  /** Named options. */
+  options: O;
+  /** Positional arguments, in order. */
+  positionals?: readonly PositionalSpec[];
+  /** JSON Schema of the domain fields this command adds to its results (an object schema). */
+  outputSchema?: JsonSchema;
+  /** The error codes this command may report, with what each means. */
+  errorCodes?: Readonly<Record<string, string>>;
+  /** Does the work and returns a contract result; a thrown exception becomes `unexpected_error`. */
+  run(input: CommandInput<O>, ctx: CommandContext): ResultContract | Promise<ResultContract>;
+}
