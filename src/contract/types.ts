@@ -31,7 +31,7 @@ export type CoreMemberName = 'success' | 'message' | 'error' | 'error_code';
 export type DomainFields = { [key: string]: unknown } & { [K in CoreMemberName]?: never };
 
 /** A completed operation that succeeded: it never carries `error` or `error_code`. */
-export type SuccessResult<F extends object = {}> = ResultBase & {
+export type SuccessResult<F extends object = Record<never, never>> = ResultBase & {
   /** Always `true` for a success. */
   success: true;
   error?: never;
@@ -42,7 +42,7 @@ export type SuccessResult<F extends object = {}> = ResultBase & {
 export type FailureFields = { error: string; error_code?: string } | { error?: string; error_code: string };
 
 /** A completed operation that failed: it carries `error`, `error_code` or both. */
-export type FailureResult<F extends object = {}> = ResultBase & {
+export type FailureResult<F extends object = Record<never, never>> = ResultBase & {
   /** Always `false` for a failure. */
   success: false;
 } & FailureFields &
@@ -52,6 +52,6 @@ export type FailureResult<F extends object = {}> = ResultBase & {
  * A QZX Result Contract v1 document, discriminated on `success`:
  * `if (result.success)` narrows to {@link SuccessResult}, else to {@link FailureResult}.
  */
-export type ResultContract<S extends object = {}, F extends object = {}> =
+export type ResultContract<S extends object = Record<never, never>, F extends object = Record<never, never>> =
   | SuccessResult<S>
   | FailureResult<F>;

@@ -40,7 +40,7 @@ export type ParsedOptions<O extends OptionSpecs> = {
     ? ValueOf<O[K]>[]
     : O[K]['required'] extends true
       ? ValueOf<O[K]>
-      : O[K] extends { default: unknown }
+      : O[K] extends { default: string | number | boolean }
         ? ValueOf<O[K]>
         : ValueOf<O[K]> | undefined;
 };
