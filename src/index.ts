@@ -14,3 +14,12 @@ export type {
   ResultMeta,
   SuccessResult,
 } from './contract/types.js';
+export type {
+  DuplicateMember,
+  ReadError,
+  ReadErrorReason,
+  ReadJsonResult,
+  ReadOptions,
+  ReadWarning,
+} from './json/index.js';
+export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS, readJson } from './json/index.js';
