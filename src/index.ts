@@ -51,5 +51,5 @@ export type {
   ReadJsonResult,
   ReadOptions,
   ReadWarning,
-} from './json/types.js';
-export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS } from './json/types.js';
+} from './json/index.js';
+export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS, readJson } from './json/index.js';

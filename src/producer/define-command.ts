@@ -10,6 +10,8 @@ import type { CommandDefinition, OptionSpecs } from './types.js';
  *   run: ({ options }) => ok(`Hello, ${options.name}.`, { greeted: options.name }),
  * });
  */
-export function defineCommand<const O extends OptionSpecs>(definition: CommandDefinition<O>): CommandDefinition<O> {
+export function defineCommand<const O extends OptionSpecs>(
+  definition: CommandDefinition<O>,
+): CommandDefinition<O> {
   return definition;
 }

@@ -20,14 +20,24 @@ const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 function convert(name: string, spec: OptionSpec, raw: string): Parsed {
   if (spec.type === 'string') {
     if (spec.choices && !spec.choices.includes(raw)) {
-      return { ok: false, message: `--${name} must be one of ${spec.choices.join(', ')}; got ${JSON.stringify(raw)}.` };
+      return {
+        ok: false,
+        message: `--${name} must be one of ${spec.choices.join(', ')}; got ${JSON.stringify(raw)}.`,
+      };
     }
     return { ok: true, value: raw };
   }
   const pattern = spec.type === 'integer' ? INTEGER : DECIMAL;
   const value = Number(raw);
-  if (!pattern.test(raw) || !Number.isFinite(value) || (spec.type === 'integer' && !Number.isSafeInteger(value))) {
-    return { ok: false, message: `--${name} must be ${spec.type === 'integer' ? 'an integer' : 'a number'}; got ${JSON.stringify(raw)}.` };
+  if (
+    !pattern.test(raw) ||
+    !Number.isFinite(value) ||
+    (spec.type === 'integer' && !Number.isSafeInteger(value))
+  ) {
+    return {
+      ok: false,
+      message: `--${name} must be ${spec.type === 'integer' ? 'an integer' : 'a number'}; got ${JSON.stringify(raw)}.`,
+    };
   }
   if (spec.min !== undefined && value < spec.min) {
     return { ok: false, message: `--${name} must be at least ${spec.min}; got ${raw}.` };

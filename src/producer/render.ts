@@ -31,7 +31,9 @@ const MAX_VALUE_CHARS = 300;
 function short(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text === undefined) return String(value);
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} characters)` : text;
+  return text.length > MAX_VALUE_CHARS
+    ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} characters)`
+    : text;
 }
 
 interface ListedViolation {
@@ -76,8 +78,12 @@ export function renderResult(result: ResultContract, style: Style): string {
           lines.push(`  ${mark} ${String(input.file ?? input.name ?? '')}`);
           lines.push(...violationLines(input.violations, style, '      '));
           const readError = input.read_error as { reason?: unknown; message?: unknown } | undefined;
-          if (readError) lines.push(`      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`);
-          for (const warning of (input.warnings as { code?: unknown; message?: unknown }[] | undefined) ?? []) {
+          if (readError)
+            lines.push(
+              `      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`,
+            );
+          for (const warning of (input.warnings as { code?: unknown; message?: unknown }[] | undefined) ??
+            []) {
             lines.push(`      ${style.warn('!')} ${String(warning.code)}: ${String(warning.message)}`);
           }
         }
@@ -118,7 +124,10 @@ export function renderHelp(definition: CommandDefinition, usagePrefix: string): 
     if (spec.required) notes.push('required');
     if (spec.default !== undefined) notes.push(`default: ${String(spec.default)}`);
     if (spec.multiple) notes.push('repeatable');
-    return [optionUsage(name, spec), notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description];
+    return [
+      optionUsage(name, spec),
+      notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description,
+    ];
   });
   rows.push(['--json', 'Print exactly one JSON result document on stdout; progress goes to stderr.']);
   rows.push(['-h, --help', 'Show this help.']);

@@ -18,7 +18,8 @@ const INTERRUPTED = Symbol('interrupted');
 
 /** Error text for a thrown value, without a stack trace. */
 export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message.trim() === '' ? thrown.name : `${thrown.name}: ${thrown.message}`;
+  if (thrown instanceof Error)
+    return thrown.message.trim() === '' ? thrown.name : `${thrown.name}: ${thrown.message}`;
   const text = String(thrown);
   return text.trim() === '' ? 'A blank value was thrown.' : text;
 }
