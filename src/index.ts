@@ -18,6 +18,7 @@ export type {
   StandardResult,
   SuccessFields,
   SuccessResult,
+  TextValidationReport,
   ValidateOptions,
   ValidationReport,
   ValidationWarning,
@@ -42,6 +43,7 @@ export {
   VerdictError,
   VIOLATION_CODES,
   validateResult,
+  validateResultText,
   WARNING_CODES,
 } from './contract/index.js';
 export type {

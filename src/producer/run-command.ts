@@ -112,8 +112,14 @@ export async function runCommand<O extends OptionSpecs>(
     result = ensureResult(outcome) as ResultContract;
     status = result.success ? EXIT.success : EXIT.failure;
   }
-  const final = withMeta(result, definition.name, io.now() - started);
-  const product = outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final);
+  // Guarded again after meta is added, so nothing a definition says can let an invalid document out.
+  const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;
+  let product: unknown;
+  try {
+    product = outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final);
+  } catch {
+    product = undefined;
+  }
   if (product !== undefined) io.stdout.write(`${JSON.stringify(product, null, 2)}\n`);
   else emitResult(final, io, json);
   return status;
