@@ -36,7 +36,10 @@ export function escapePointerToken(token: string): string {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length === 0 ? 'an empty string' : 'a string';
+  if (typeof value === 'string') {
+    if (value.length === 0) return 'an empty string';
+    return NON_BLANK.test(value) ? 'a string' : 'a string of only whitespace';
+  }
   if (typeof value === 'number')
     return Number.isFinite(value) ? `the number ${value}` : 'a non-finite number';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
