@@ -125,9 +125,11 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
     add('failure_without_error', '', 'A failure must carry error or error_code.');
   }
   if (success === true) {
-    if (hasError) add('success_with_error', '/error', 'A success must not carry error, not even null.');
+    if (hasError) {
+      add('success_with_error', '/error', `A success must not carry error (here ${describe(value.error)}).`);
+    }
     if (hasErrorCode) {
-      add('success_with_error', '/error_code', 'A success must not carry error_code, not even null.');
+      add('success_with_error', '/error_code', `A success must not carry error_code (here ${describe(value.error_code)}).`);
     }
   }
 

@@ -71,7 +71,7 @@ export function renderResult(result: ResultContract, style: Style): string {
   const details = result.details;
   if (details !== undefined) {
     for (const [key, value] of Object.entries(details)) {
-      if (key === 'violations') continue;
+      if (key === 'violations' || key === 'contract') continue;
       if (key === 'inputs' && Array.isArray(value)) {
         for (const input of value as Record<string, unknown>[]) {
           const mark = input.conformant === true ? style.ok('✔') : style.bad('✖');
