@@ -129,7 +129,11 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
       add('success_with_error', '/error', `A success must not carry error (here ${describe(value.error)}).`);
     }
     if (hasErrorCode) {
-      add('success_with_error', '/error_code', `A success must not carry error_code (here ${describe(value.error_code)}).`);
+      add(
+        'success_with_error',
+        '/error_code',
+        `A success must not carry error_code (here ${describe(value.error_code)}).`,
+      );
     }
   }
 

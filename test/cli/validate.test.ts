@@ -81,7 +81,7 @@ describe('verdict validate', () => {
   test('passes the utf8_bom warning into the report', async () => {
     const doc = JSON.parse((await validate(['bom.json', '--json'])).text);
     expect(doc.success).toBe(true);
-    expect(doc.warnings).toEqual(['bom.json: utf8_bom: ' + doc.details.inputs[0].warnings[0].message]);
+    expect(doc.warnings).toEqual([`bom.json: utf8_bom: ${doc.details.inputs[0].warnings[0].message}`]);
   });
 
   test('applies --max-bytes as too_large before reading', async () => {
