@@ -10,7 +10,7 @@ function errorOf(result: ReadJsonResult): ReadError {
   return result.error;
 }
 
-function valueOf(result: ReadJsonResult): unknown {
+function readValue(result: ReadJsonResult): unknown {
   if (!result.ok) throw new Error(`expected a value, got ${JSON.stringify(result.error)}`);
   return result.value;
 }
@@ -32,13 +32,13 @@ describe('readJson', () => {
   test('reads byte input to the same value as string input', () => {
     const text = '{"message": "ünïcödé ✓ 😀", "a": [1, {"b": "c"}]}';
     expect(readJson(encode(text))).toEqual(readJson(text));
-    expect(valueOf(readJson(encode(text)))).toEqual(JSON.parse(text));
+    expect(readValue(readJson(encode(text)))).toEqual(JSON.parse(text));
   });
 
   test('reads scalars at the root', () => {
-    expect(valueOf(readJson(' 42 '))).toBe(42);
-    expect(valueOf(readJson('"x"'))).toBe('x');
-    expect(valueOf(readJson('null'))).toBeNull();
+    expect(readValue(readJson(' 42 '))).toBe(42);
+    expect(readValue(readJson('"x"'))).toBe('x');
+    expect(readValue(readJson('null'))).toBeNull();
   });
 
   test('reports empty for empty input', () => {
@@ -154,11 +154,11 @@ describe('readJson', () => {
   });
 
   test('accepts lone surrogate escapes, which the JSON grammar allows', () => {
-    expect(valueOf(readJson('["\\ud800", "\\udc00x"]'))).toEqual(['\ud800', '\udc00x']);
+    expect(readValue(readJson('["\\ud800", "\\udc00x"]'))).toEqual(['\ud800', '\udc00x']);
   });
 
   test('parses an overflowing number literal to Infinity', () => {
-    expect(valueOf(readJson('[1e400, -1e400]'))).toEqual([
+    expect(readValue(readJson('[1e400, -1e400]'))).toEqual([
       Number.POSITIVE_INFINITY,
       Number.NEGATIVE_INFINITY,
     ]);
@@ -206,7 +206,7 @@ describe('readJson', () => {
 
   test('keeps __proto__, constructor and prototype as own data members', () => {
     const result = readJson('{"__proto__": {"x": 1}, "constructor": {"prototype": {"y": 2}}}');
-    const value = valueOf(result) as Record<string, unknown>;
+    const value = readValue(result) as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['__proto__', 'constructor']);
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ x: 1 });
@@ -238,7 +238,7 @@ describe('readJson', () => {
   test('accepts exactly DEFAULT_MAX_DEPTH levels of arrays and of objects', () => {
     expect(DEFAULT_MAX_DEPTH).toBe(10_000);
     expect(readJson(nested(10_000)).ok).toBe(true);
-    const objects = '{"a":'.repeat(10_000 - 1) + '{}' + '}'.repeat(10_000 - 1);
+    const objects = `${'{"a":'.repeat(10_000 - 1)}{}${'}'.repeat(10_000 - 1)}`;
     expect(readJson(objects).ok).toBe(true);
   });
 
@@ -265,7 +265,7 @@ describe('readJson', () => {
     expect(errorOf(readJson('[[[]]]', { maxDepth: 2 }))).toMatchObject({ reason: 'too_deep', offset: 2 });
     expect(readJson('[[]]', { maxDepth: 2 }).ok).toBe(true);
     expect(errorOf(readJson('{}', { maxDepth: 0 })).reason).toBe('too_deep');
-    expect(valueOf(readJson('7', { maxDepth: 0 }))).toBe(7);
+    expect(readValue(readJson('7', { maxDepth: 0 }))).toBe(7);
   });
 
   test('finds duplicates deeper than the recursive fast count reaches', () => {
