@@ -17,7 +17,18 @@ function createRandom(seed) {
 
 function createLines() {
   const random = createRandom(42);
-  const words = ['copied', 'files', 'to', 'build', 'cache', 'step', 'ok', 'at', 'time:', 'https://example.org/x'];
+  const words = [
+    'copied',
+    'files',
+    'to',
+    'build',
+    'cache',
+    'step',
+    'ok',
+    'at',
+    'time:',
+    'https://example.org/x',
+  ];
   const phrase = (n) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
   const lines = [];
   while (lines.length < count) {
@@ -63,7 +74,8 @@ const variants = {
     for (const line of byteLines) sink += JSON.parse(decoder.decode(line)) === null ? 1 : 0;
   },
   'alt: full scan + JSON.parse (string)': () => {
-    for (const line of lines) sink += scanJson(line, 0, 10_000).error === undefined && JSON.parse(line) ? 1 : 0;
+    for (const line of lines)
+      sink += scanJson(line, 0, 10_000).error === undefined && JSON.parse(line) ? 1 : 0;
   },
   'alt: full scan only, no values (string)': () => {
     for (const line of lines) sink += scanJson(line, 0, 10_000).error === undefined ? 1 : 0;
