@@ -75,7 +75,9 @@ function serialize(node: Node): string {
 
 /** The duplicates a correct reader reports, computed from the tree rather than from text. */
 function expectedDuplicates(node: Node, path: string, found: DuplicateMember[]): DuplicateMember[] {
-  if (node.kind === 'array') node.items.forEach((item, i) => expectedDuplicates(item, `${path}/${i}`, found));
+  if (node.kind === 'array') {
+    for (const [i, item] of node.items.entries()) expectedDuplicates(item, `${path}/${i}`, found);
+  }
   if (node.kind === 'object') {
     const seen = new Map<string, boolean>();
     for (const member of node.members) {
