@@ -121,27 +121,24 @@ function countMembers(node: object, room: number): number {
   let members = 0;
   if (Array.isArray(node)) {
     for (let k = 0; k < node.length; k++) {
-      const child: unknown = node[k];
-      if (typeof child === 'object' && child !== null) {
-        if (room <= 0) return -1;
-        const inner = countMembers(child, room - 1);
-        if (inner < 0) return -1;
-        members += inner;
-      }
+      const inner = countMembersOf(node[k], room);
+      if (inner < 0) return -1;
+      members += inner;
     }
     return members;
   }
   for (const key in node) {
-    members++;
-    const child = (node as Record<string, unknown>)[key];
-    if (typeof child === 'object' && child !== null) {
-      if (room <= 0) return -1;
-      const inner = countMembers(child, room - 1);
-      if (inner < 0) return -1;
-      members += inner;
-    }
+    const inner = countMembersOf((node as Record<string, unknown>)[key], room);
+    if (inner < 0) return -1;
+    members += inner + 1;
   }
   return members;
+}
+
+/** {@link countMembers} of a child value: 0 for scalars, -1 when it would descend past `room`. */
+function countMembersOf(child: unknown, room: number): number {
+  if (typeof child !== 'object' || child === null) return 0;
+  return room <= 0 ? -1 : countMembers(child, room - 1);
 }
 
 /** True when `for…in` over a plain object sees only its own members: nothing enumerable was added to Object.prototype. */
