@@ -56,6 +56,7 @@ function time(run) {
 const lines = createLines();
 const encoder = new TextEncoder();
 const byteLines = lines.map((line) => encoder.encode(line));
+const duplicateLines = lines.map((line) => line.replace('{', '{"message":"x",'));
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const bytes = byteLines.reduce((sum, line) => sum + line.length, 0);
 
@@ -69,6 +70,9 @@ const variants = {
   },
   'readJson(Uint8Array)': () => {
     for (const line of byteLines) sink += readJson(line).ok ? 1 : 0;
+  },
+  'readJson(string), each with a duplicate': () => {
+    for (const line of duplicateLines) sink += readJson(line).ok ? 1 : 0;
   },
   'JSON.parse(decode(Uint8Array))': () => {
     for (const line of byteLines) sink += JSON.parse(decoder.decode(line)) === null ? 1 : 0;
