@@ -27,7 +27,7 @@ export function readJson(input: string | Uint8Array, options?: ReadOptions): Rea
   if (maxBytes !== undefined && size > maxBytes) {
     return failure({
       reason: 'too_large',
-      message: `The input is ${size} bytes, more than the limit of ${maxBytes}.`,
+      message: `The input is ${size} ${typeof input === 'string' ? 'UTF-16 code units' : 'bytes'} long, more than the limit of ${maxBytes}.`,
     });
   }
   if (typeof input === 'string') {
@@ -51,7 +51,8 @@ function readText(text: string, maxDepth: number, fromBytes: boolean): ReadJsonR
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let value: unknown;
   try {
-    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here.
+    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here; where
+    // an engine's parser throws on depth instead, the iterative scan below still explains the failure.
     value = JSON.parse(start === 0 ? text : text.slice(start));
   } catch {
     return readFailure(text, start, maxDepth, fromBytes);
