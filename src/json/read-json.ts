@@ -51,8 +51,8 @@ function readText(text: string, maxDepth: number, fromBytes: boolean): ReadJsonR
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let value: unknown;
   try {
-    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here; where
-    // an engine's parser throws on depth instead, the iterative scan below still explains the failure.
+    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here; an
+    // engine whose parser throws on depth instead makes the read fail as data, never crash.
     value = JSON.parse(start === 0 ? text : text.slice(start));
   } catch {
     return readFailure(text, start, maxDepth, fromBytes);
@@ -103,7 +103,11 @@ function readFailure(text: string, start: number, maxDepth: number, fromBytes: b
   }
   const { error } = scanJson(text, start, maxDepth);
   // Unreachable while scanJson and JSON.parse agree (a property test holds them to it); stay unreadable anyway.
-  const found = error ?? { reason: 'syntax', offset: start, message: 'The input is not valid JSON.' };
+  const found = error ?? {
+    reason: 'syntax',
+    offset: start,
+    message: "This runtime's JSON.parse refused the input although the scan found no error.",
+  };
   const { line, column } = locate(text, found.offset, start);
   const offset = fromBytes ? utf8Length(text, found.offset) : found.offset;
   return failure({ reason: found.reason, message: found.message, offset, line, column });
