@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { DuplicateMember } from './index.js';
 import { readJson } from './index.js';
 import { scanJson } from './scan-json.js';
+import { findInvalidUtf8 } from './utf8.js';
 
 /** JSON.parse's verdict on a text, with a leading BOM removed as readJson removes it. */
 function parseNative(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -162,6 +163,45 @@ describe('scanJson', () => {
         expect(accepted).toBe(parseNative(text).ok);
       }),
       { numRuns: 3_000 },
+    );
+  });
+});
+
+const BOUNDARY_BYTES = [
+  0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0,
+];
+
+/** UTF-8 text with a few bytes spliced in, biased towards the edges of Unicode Table 3-7. */
+const nearUtf8 = fc
+  .tuple(
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.array(fc.constantFrom(...BOUNDARY_BYTES, 0xf4, 0xf5, 0xff), { maxLength: 3 }),
+    fc.nat(),
+  )
+  .map(([text, inserted, at]) => {
+    const bytes = [...new TextEncoder().encode(text)];
+    bytes.splice(at % (bytes.length + 1), 0, ...inserted);
+    return new Uint8Array(bytes);
+  });
+
+describe('findInvalidUtf8', () => {
+  test('finds an ill-formed sequence exactly when a fatal TextDecoder refuses the bytes', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    fc.assert(
+      fc.property(fc.oneof(nearUtf8, fc.uint8Array({ maxLength: 12 })), (bytes) => {
+        let decodes = true;
+        try {
+          decoder.decode(bytes);
+        } catch {
+          decodes = false;
+        }
+        expect(findInvalidUtf8(bytes) === bytes.length).toBe(decodes);
+        if (!decodes) {
+          const offset = findInvalidUtf8(bytes);
+          expect(() => decoder.decode(bytes.subarray(0, offset))).not.toThrow();
+        }
+      }),
+      { numRuns: 5_000 },
     );
   });
 });
