@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isVerdictError } from '../contract/errors.js';
+import { isVerdictError } from '../errors.js';
 import type { ReadError, ReadJsonResult } from './index.js';
 import { DEFAULT_MAX_DEPTH, readJson } from './index.js';
 

@@ -1,4 +1,4 @@
-import { VerdictError } from '../contract/errors.js';
+import { VerdictError } from '../errors.js';
 import { locate } from './locate.js';
 import { scanJson, skipWhitespace } from './scan-json.js';
 import type { ReadError, ReadJsonResult, ReadOptions, ReadWarning } from './types.js';
