@@ -18,7 +18,9 @@ function independentCopy(): Record<string, unknown> {
   copy.properties.details.default = {};
   copy.properties.meta.properties.duration_ms.readOnly = true;
   copy.required = ['message', 'success'];
-  copy.allOf = [...copy.allOf].reverse().map((item: Record<string, unknown>) => ({ ...item, description: 'rule' }));
+  copy.allOf = [...copy.allOf]
+    .reverse()
+    .map((item: Record<string, unknown>) => ({ ...item, description: 'rule' }));
   copy.additionalProperties = true;
   return Object.fromEntries(Object.entries(copy).reverse());
 }
@@ -82,7 +84,10 @@ describe('classifyOutputSchema', () => {
   });
 
   test('finds a canonical allOf item recursively, by reference too', () => {
-    const nested = { type: 'object', allOf: [{ allOf: [{ minProperties: 2 }, { $ref: CONTRACT_SCHEMA_URL }] }] };
+    const nested = {
+      type: 'object',
+      allOf: [{ allOf: [{ minProperties: 2 }, { $ref: CONTRACT_SCHEMA_URL }] }],
+    };
     expect(classifyOutputSchema(nested).mode).toBe('canonical_allof');
   });
 
@@ -94,20 +99,29 @@ describe('classifyOutputSchema', () => {
 
   test('accepts error as the failure field of the structural core', () => {
     const { error_code: _code, ...properties } = structuralCore.properties;
-    const schema = { ...structuralCore, properties: { ...properties, error: { type: 'string', minLength: 2, pattern: '\\S' } } };
+    const schema = {
+      ...structuralCore,
+      properties: { ...properties, error: { type: 'string', minLength: 2, pattern: '\\S' } },
+    };
     expect(classifyOutputSchema(schema).mode).toBe('structural_core');
   });
 
   test.each([
     ['success typed as a list', { success: { type: ['boolean'] } }, '/properties/success'],
     ['message without pattern', { message: { type: 'string', minLength: 1 } }, '/properties/message'],
-    ['message with a fractional minLength', { message: { type: 'string', minLength: 1.5, pattern: '\\S' } }, '/properties/message'],
+    [
+      'message with a fractional minLength',
+      { message: { type: 'string', minLength: 1.5, pattern: '\\S' } },
+      '/properties/message',
+    ],
     ['no failure field', { error_code: { type: 'string' } }, '/properties'],
   ])('reports output_schema_not_contract for %s', (_name, override, path) => {
     const schema = { ...structuralCore, properties: { ...structuralCore.properties, ...override } };
     const result = classifyOutputSchema(schema);
     expect(result.mode).toBeNull();
-    expect(result.violations.map((v) => `${v.code} ${v.path}`)).toEqual([`output_schema_not_contract ${path}`]);
+    expect(result.violations.map((v) => `${v.code} ${v.path}`)).toEqual([
+      `output_schema_not_contract ${path}`,
+    ]);
   });
 
   test('reports every structural gap at once', () => {

@@ -11,7 +11,11 @@ const failure = { success: false, message: 'The repository is missing.', error_c
 const text = (value: unknown) => [{ type: 'text', text: JSON.stringify(value) }];
 
 /** A completed CallToolResult as a server of the given revision sends it. */
-function toolResult(revision: McpRevision, structured: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+function toolResult(
+  revision: McpRevision,
+  structured: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   return {
     ...(revision === '2026-07-28' ? { resultType: 'complete' } : {}),
     content: text(structured),
@@ -105,13 +109,20 @@ describe('validateMcpResult', () => {
 
     test('compares the text compatibility block as parsed JSON and only warns when it is missing', () => {
       const reordered = toolResult(revision, success, {
-        content: [{ type: 'text', text: '{ "branches": ["main","dev"], "message": "Listed 2 branches.", "success": true }' }],
+        content: [
+          {
+            type: 'text',
+            text: '{ "branches": ["main","dev"], "message": "Listed 2 branches.", "success": true }',
+          },
+        ],
       });
       const matched = validateMcpResult(reordered, { revision });
       expect(matched.facts.backcompat_text_matches).toBe(true);
       expect(matched.warnings.map((w) => w.code)).not.toContain('backcompat_text_missing');
 
-      const prose = toolResult(revision, success, { content: [{ type: 'text', text: 'Listed 2 branches.' }] });
+      const prose = toolResult(revision, success, {
+        content: [{ type: 'text', text: 'Listed 2 branches.' }],
+      });
       const missing = validateMcpResult(prose, { revision });
       expect(missing.valid).toBe(true);
       expect(missing.facts.backcompat_text_matches).toBe(false);
@@ -142,7 +153,10 @@ describe('validateMcpResult', () => {
 
     test('refuses a response carrying both result and error', () => {
       const both = { ...rpc(toolResult(revision, success)), error: { code: -32603, message: 'x' } };
-      expect(codes(validateMcpResult(both, { revision }))).toEqual(['jsonrpc_protocol_error', 'jsonrpc_result_invalid']);
+      expect(codes(validateMcpResult(both, { revision }))).toEqual([
+        'jsonrpc_protocol_error',
+        'jsonrpc_result_invalid',
+      ]);
     });
 
     test('reports jsonrpc_version_invalid and jsonrpc_result_invalid', () => {
@@ -160,7 +174,10 @@ describe('validateMcpResult', () => {
     });
 
     test('names the revision in the facts and yields a conforming contract result', () => {
-      const report = validateMcpResult(rpc(toolResult(revision, failure)), { revision, toolDefinition: allOfTool });
+      const report = validateMcpResult(rpc(toolResult(revision, failure)), {
+        revision,
+        toolDefinition: allOfTool,
+      });
       expect(report.facts).toEqual({
         mcp_specification: revision,
         mcp_tools_spec: `https://modelcontextprotocol.io/specification/${revision}/server/tools`,
@@ -179,7 +196,9 @@ describe('validateMcpResult', () => {
 
   test('requires resultType: "complete" under 2026-07-28 only', () => {
     const withoutType = { content: text(success), structuredContent: success };
-    expect(codes(validateMcpResult(withoutType, { revision: '2026-07-28' }))).toEqual(['result_type_missing']);
+    expect(codes(validateMcpResult(withoutType, { revision: '2026-07-28' }))).toEqual([
+      'result_type_missing',
+    ]);
     expect(validateMcpResult(withoutType, { revision: '2025-06-18' }).valid).toBe(true);
     expect(validateMcpResult(withoutType, { revision: '2025-11-25' }).valid).toBe(true);
   });
@@ -197,7 +216,9 @@ describe('validateMcpResult', () => {
   test('checks the tool definition and reports its violations with outputSchema paths', () => {
     const revision = '2026-07-28';
     const document = toolResult(revision, success);
-    expect(codes(validateMcpResult(document, { revision, toolDefinition: [] }))).toEqual(['tool_definition_not_object']);
+    expect(codes(validateMcpResult(document, { revision, toolDefinition: [] }))).toEqual([
+      'tool_definition_not_object',
+    ]);
     expect(codes(validateMcpResult(document, { revision, toolDefinition: { name: 't' } }))).toEqual([
       'output_schema_missing',
     ]);
