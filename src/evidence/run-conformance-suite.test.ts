@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CONTRACT_SCHEMA_URL, VIOLATION_CODES } from '../contract/codes.js';
+import type { ResultContract } from '../contract/types.js';
 import { validateResult } from '../contract/validate-result.js';
 import { MCP_VIOLATION_CODES } from '../mcp/codes.js';
 import { EVIDENCE_VIOLATION_CODES } from './codes.js';
@@ -21,6 +22,8 @@ const suiteDir = join(import.meta.dirname, '../../test/fixtures/conformance');
 const manifest = JSON.parse(readFileSync(join(suiteDir, 'manifest.json'), 'utf8')) as {
   cases: { id: string; file: string; tool_definition?: string; expected_violation_codes: string[] }[];
 };
+
+const casesOf = (result: ResultContract) => (result.details?.cases ?? []) as SuiteCaseOutcome[];
 
 let dir: string;
 beforeEach(() => {
@@ -43,7 +46,7 @@ function writeCase(name: string, value: unknown): void {
 describe('runConformanceSuite', () => {
   test("passes every case of the project's own fixture suite", () => {
     const result = runConformanceSuite(join(suiteDir, 'manifest.json'));
-    const failing = (result.details?.cases as SuiteCaseOutcome[]).filter((c) => !c.passed);
+    const failing = casesOf(result).filter((c) => !c.passed);
     expect(failing).toEqual([]);
     expect(result.success).toBe(true);
     expect(validateResult(result).violations).toEqual([]);
@@ -86,7 +89,7 @@ describe('runConformanceSuite', () => {
     ]);
     const result = runConformanceSuite(path);
     expect(result.success).toBe(true);
-    const [outcome] = result.details?.cases as SuiteCaseOutcome[];
+    const [outcome] = casesOf(result);
     expect(outcome).toMatchObject({
       passed: true,
       violation_codes: ['message_invalid'],
@@ -115,7 +118,7 @@ describe('runConformanceSuite', () => {
     const result = runConformanceSuite(path);
     expect(result.success).toBe(false);
     expect(result.success === false && result.error_code).toBe('conformance_suite_failed');
-    expect((result.details?.cases as SuiteCaseOutcome[]).map((c) => c.passed)).toEqual([false, false, true]);
+    expect(casesOf(result).map((c) => c.passed)).toEqual([false, false, true]);
   });
 
   test.each([

@@ -3,11 +3,13 @@ import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
 import { RESULT_CONTRACT_SCHEMA } from '../contract/contract-schema.js';
 import { classifyOutputSchema } from './classify-output-schema.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests edit deep copies of JSON schemas freely.
+type Editable = any;
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
 /** An independent copy of the canonical schema: other annotations, other member and item order, no $id. */
 function independentCopy(): Record<string, unknown> {
-  const copy = clone(RESULT_CONTRACT_SCHEMA) as Record<string, any>;
+  const copy = clone(RESULT_CONTRACT_SCHEMA) as Editable;
   delete copy.$id;
   copy.$schema = 'https://json-schema.org/draft/2020-12/schema#';
   copy.title = 'Result envelope';
@@ -56,18 +58,18 @@ describe('classifyOutputSchema', () => {
   });
 
   test('does not take a changed constraint for the canonical schema', () => {
-    const loosened = clone(RESULT_CONTRACT_SCHEMA) as Record<string, any>;
+    const loosened = clone(RESULT_CONTRACT_SCHEMA) as Editable;
     loosened.properties.details = {};
     expect(classifyOutputSchema(loosened).mode).toBe('structural_core');
     loosened.properties.message.minLength = 0;
     expect(classifyOutputSchema(loosened).mode).toBeNull();
-    const dropped = clone(RESULT_CONTRACT_SCHEMA) as Record<string, any>;
+    const dropped = clone(RESULT_CONTRACT_SCHEMA) as Editable;
     dropped.allOf.pop();
     expect(classifyOutputSchema(dropped).mode).not.toBe('canonical_inline');
   });
 
   test('treats member names under properties as data, not as annotations', () => {
-    const extra = clone(RESULT_CONTRACT_SCHEMA) as Record<string, any>;
+    const extra = clone(RESULT_CONTRACT_SCHEMA) as Editable;
     extra.properties.title = { type: 'integer' };
     expect(classifyOutputSchema(extra).mode).toBe('structural_core');
   });
