@@ -1,4 +1,5 @@
-import { appendFileSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { EVIDENCE_PROFILES, isEvidenceProfile, RECEIPT_SCHEMA_URL } from '../evidence/codes.js';
 import type { Receipt } from '../evidence/create-receipt.js';
 import { serializeReceipt } from '../evidence/create-receipt.js';
@@ -110,6 +111,12 @@ export function runAction(io: ActionIo): number {
       if (!confined.ok) throw new Refusal(confined.message);
     }
     report = raw.report;
+    // A report folder that does not exist yet is created (inside the workspace, checked above).
+    try {
+      mkdirSync(dirname(resolve(workspace, report)), { recursive: true });
+    } catch {
+      // The write below fails and says so in the receipt (receipt_write_failed).
+    }
     receipt = produceReceipt({
       profile,
       success: raw.success,

@@ -1,9 +1,5 @@
 import type { ResultContract } from '../../contract/types.js';
-import {
-  EVIDENCE_PROFILES,
-  type EvidenceProfile,
-  RECEIPT_ERROR_CODES,
-} from '../../evidence/codes.js';
+import { EVIDENCE_PROFILES, type EvidenceProfile, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
 import { produceReceipt } from '../../evidence/produce-receipt.js';
 import { defineCommand } from '../../producer/define-command.js';
 
