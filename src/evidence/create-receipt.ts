@@ -1,5 +1,5 @@
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
-import { validateResult } from '../contract/validate-result.js';
+import { isJsonObject, validateResult } from '../contract/validate-result.js';
 import { readJson } from '../json/read-json.js';
 import type { DuplicateMember, ReadError } from '../json/types.js';
 import type { McpRevision, McpWarning } from '../mcp/codes.js';
@@ -149,9 +149,10 @@ function evaluateCase(
     // The pair-level violation tool_definition_missing already says the schema was not checked.
     warnings = report.warnings.filter((w) => w.code !== 'tool_definition_not_checked');
     facts = report.facts;
-    successPath = Object.hasOwn(value as object, 'result')
-      ? '/result/structuredContent/success'
-      : '/structuredContent/success';
+    successPath =
+      isJsonObject(value) && Object.hasOwn(value, 'result')
+        ? '/result/structuredContent/success'
+        : '/structuredContent/success';
   }
   const strings = violations.map(formatFinding);
   if (actual !== null && actual !== expected) {

@@ -8,8 +8,13 @@ const src = resolve(import.meta.dirname, '..');
 function reach(entry: string, seen = new Map<string, string[]>()): Map<string, string[]> {
   if (seen.has(entry)) return seen;
   const text = readFileSync(entry, 'utf8');
-  const specifiers = [...text.matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map((m) => m[1] as string);
-  seen.set(entry, specifiers.filter((s) => !s.startsWith('.')));
+  const specifiers = [...text.matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
+    (m) => m[1] as string,
+  );
+  seen.set(
+    entry,
+    specifiers.filter((s) => !s.startsWith('.')),
+  );
   for (const specifier of specifiers.filter((s) => s.startsWith('.'))) {
     reach(join(dirname(entry), specifier.replace(/\.js$/, '.ts')), seen);
   }
