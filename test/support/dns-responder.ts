@@ -39,7 +39,7 @@ function encodeAddress(record: { type: 'A' | 'AAAA'; address: string }): Buffer 
   const right = tail ? tail.split(':') : [];
   const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
   const bytes = Buffer.alloc(16);
-  groups.forEach((group, i) => bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2));
+  for (const [i, group] of groups.entries()) bytes.writeUInt16BE(Number.parseInt(group, 16), i * 2);
   return bytes;
 }
 
