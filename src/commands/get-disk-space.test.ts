@@ -17,7 +17,10 @@ describe('getDiskSpace', () => {
       block_size: info.bsize,
       inodes_total: info.files,
     });
-    const { total_bytes, free_bytes, available_bytes, used_bytes } = result as Record<string, number>;
+    const { total_bytes, free_bytes, available_bytes, used_bytes } = result as unknown as Record<
+      'total_bytes' | 'free_bytes' | 'available_bytes' | 'used_bytes',
+      number
+    >;
     expect(used_bytes).toBe(total_bytes - free_bytes);
     expect(available_bytes).toBeLessThanOrEqual(free_bytes);
     expect(result.percent_used).toBeCloseTo((used_bytes / (used_bytes + available_bytes)) * 100, 0);
