@@ -18,6 +18,7 @@ export type {
   StandardResult,
   SuccessFields,
   SuccessResult,
+  TextValidationReport,
   ValidateOptions,
   ValidationReport,
   ValidationWarning,
@@ -42,6 +43,7 @@ export {
   VerdictError,
   VIOLATION_CODES,
   validateResult,
+  validateResultText,
   WARNING_CODES,
 } from './contract/index.js';
 export type {
@@ -51,5 +53,5 @@ export type {
   ReadJsonResult,
   ReadOptions,
   ReadWarning,
-} from './json/types.js';
-export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS } from './json/types.js';
+} from './json/index.js';
+export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS, readJson } from './json/index.js';

@@ -33,3 +33,5 @@ export type {
 } from './types.js';
 export type { ValidateOptions, ValidationReport } from './validate-result.js';
 export { escapePointerToken, isJsonObject, isNonBlankString, validateResult } from './validate-result.js';
+export type { TextValidationReport } from './validate-result-text.js';
+export { validateResultText } from './validate-result-text.js';

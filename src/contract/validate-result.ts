@@ -36,7 +36,10 @@ export function escapePointerToken(token: string): string {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length === 0 ? 'an empty string' : 'a string';
+  if (typeof value === 'string') {
+    if (value.length === 0) return 'an empty string';
+    return NON_BLANK.test(value) ? 'a string' : 'a string of only whitespace';
+  }
   if (typeof value === 'number')
     return Number.isFinite(value) ? `the number ${value}` : 'a non-finite number';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
@@ -122,9 +125,15 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
     add('failure_without_error', '', 'A failure must carry error or error_code.');
   }
   if (success === true) {
-    if (hasError) add('success_with_error', '/error', 'A success must not carry error, not even null.');
+    if (hasError) {
+      add('success_with_error', '/error', `A success must not carry error (here ${describe(value.error)}).`);
+    }
     if (hasErrorCode) {
-      add('success_with_error', '/error_code', 'A success must not carry error_code, not even null.');
+      add(
+        'success_with_error',
+        '/error_code',
+        `A success must not carry error_code (here ${describe(value.error_code)}).`,
+      );
     }
   }
 
