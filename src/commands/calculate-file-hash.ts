@@ -2,7 +2,8 @@ import { createHash, getHashes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 import { toFsFailure } from './fs-failure.js';
 
 /** The digest algorithms `calculateFileHash` offers. */
@@ -19,7 +20,7 @@ const options = {
 } as const satisfies OptionSpecs;
 
 /** Hashes a file as a stream (constant memory whatever its size) and returns the hex digest. */
-export const calculateFileHash: CommandDefinition<typeof options> = {
+export const calculateFileHash = defineCommand({
   name: 'calculateFileHash',
   description: 'Computes the SHA-256, SHA-512, SHA-1 or MD5 digest of a file, reading it as a stream.',
   options,
@@ -78,4 +79,4 @@ export const calculateFileHash: CommandDefinition<typeof options> = {
       await handle?.close();
     }
   },
-};
+});

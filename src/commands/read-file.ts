@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 import { toFsFailure } from './fs-failure.js';
 
 const options = {
@@ -34,7 +35,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 }
 
 /** Reads a file up to a size limit and returns its content as text or base64, saying whether it is binary. */
-export const readFile: CommandDefinition<typeof options> = {
+export const readFile = defineCommand({
   name: 'readFile',
   description:
     'Reads a file whose size is within --max-bytes. Text comes back as UTF-8; a file with NUL bytes or ' +
@@ -111,4 +112,4 @@ export const readFile: CommandDefinition<typeof options> = {
       await handle?.close();
     }
   },
-};
+});

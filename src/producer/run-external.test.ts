@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestContext, invokeCommand } from '../../test/support/invoke-command.js';
+import { createTestContext, invokeCommand } from '../../test/helpers/invoke-command.js';
 import { externalCommand } from './external-command.js';
 import { encodeCapture } from './run-external.js';
 
