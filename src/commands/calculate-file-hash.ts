@@ -1,10 +1,9 @@
 import { createHash, getHashes } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
 import { defineCommand } from '../producer/define-command.js';
 import type { OptionSpecs } from '../producer/types.js';
-import { toFsFailure } from './fs-failure.js';
+import { withOpenFile } from './fs-failure.js';
 
 /** The digest algorithms `calculateFileHash` offers. */
 export const HASH_ALGORITHMS = ['sha256', 'sha512', 'sha1', 'md5'] as const;
@@ -40,7 +39,7 @@ export const calculateFileHash = defineCommand({
       size_bytes: { type: 'integer', minimum: 0, description: 'Bytes hashed.' },
     },
   },
-  async run({ options: opts }, ctx) {
+  run({ options: opts }, ctx) {
     const path = resolve(ctx.io.cwd, opts.path);
     const algorithm = opts.algorithm;
     if (!getHashes().includes(algorithm)) {
@@ -49,12 +48,7 @@ export const calculateFileHash = defineCommand({
         algorithm,
       });
     }
-    let handle: Awaited<ReturnType<typeof open>> | undefined;
-    try {
-      handle = await open(path, 'r');
-      if ((await handle.stat()).isDirectory()) {
-        return fail(`${path} is a folder, not a file.`, { error_code: 'is_a_directory', path });
-      }
+    return withOpenFile(path, async ({ handle }) => {
       const hash = createHash(algorithm);
       let size = 0;
       // A stream of 64 KiB chunks: memory stays flat however large the file is.
@@ -71,12 +65,6 @@ export const calculateFileHash = defineCommand({
         hash: digest,
         size_bytes: size,
       });
-    } catch (error) {
-      const failure = toFsFailure(error, path);
-      if (failure) return failure;
-      throw error;
-    } finally {
-      await handle?.close();
-    }
+    });
   },
 });

@@ -101,9 +101,7 @@ export const findFiles = defineCommand({
         return fail(`${root} is not a folder.`, { error_code: 'not_a_directory', path: root });
       }
     } catch (error) {
-      const failure = toFsFailure(error, root);
-      if (failure) return failure;
-      throw error;
+      return toFsFailure(error, root);
     }
     const matcher = globToRegExp(opts.pattern);
     const matchPath = opts.pattern.includes('/');
@@ -129,9 +127,7 @@ export const findFiles = defineCommand({
         entries = await readdir(folder.absolute, { withFileTypes: true });
       } catch (error) {
         if (folder.depth === 0) {
-          const failure = toFsFailure(error, root);
-          if (failure) return failure;
-          throw error;
+          return toFsFailure(error, root);
         }
         unreadable.push(folder.relative);
         warnings.push(`Skipped folder ${folder.relative}: ${errnoOf(error) ?? String(error)}.`);

@@ -53,9 +53,7 @@ export const getDiskSpace = defineCommand({
     try {
       info = await statfs(path);
     } catch (error) {
-      const failure = toFsFailure(error, path);
-      if (failure) return failure;
-      throw error;
+      return toFsFailure(error, path);
     }
     const total = info.blocks * info.bsize;
     const free = info.bfree * info.bsize;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { memoryIo } from '../helpers/memory-io.js';
+import { isAlive } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 
 const node = process.execPath;
@@ -18,14 +18,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function verdictRun(argv: string[]) {
   const io = memoryIo({ cwd: dir, env: { ...process.env }, stdinIsTTY: true });
