@@ -1,9 +1,10 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
+import { runsAsRoot } from '../helpers/invoke-command.js';
 import { memoryIo } from '../helpers/memory-io.js';
 import { isAlive } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
@@ -71,6 +72,19 @@ describe('verdict run (spawned)', () => {
     expect(spawned.status).toBe(0);
     expect(spawned.stderr).toContain('live line');
     expect(spawned.stdout).toMatch(/^✔ .*succeeded/);
+  });
+
+  test('reports command_not_found, not permission_denied, when an unsearchable PATH folder hides nothing', async () => {
+    await chmod(dir, 0o755);
+    const locked = join(dir, 'locked-bin');
+    await mkdir(locked, { mode: 0o000 });
+    const spawned = await spawnCli(['run', '--json', '--', 'verdict-missing-executable'], {
+      cwd: dir,
+      env: { PATH: `${locked}:/usr/bin:/bin` },
+      ...(runsAsRoot ? { uid: 65_534 } : {}),
+    });
+    await chmod(locked, 0o755);
+    expect(JSON.parse(spawned.stdout)).toMatchObject({ error_code: 'command_not_found' });
   });
 
   test('passes piped standard input through to the child', async () => {

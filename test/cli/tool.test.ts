@@ -25,9 +25,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'abc.txt'), 'abc');
   await writeFile(join(dir, 'big.txt'), 'x'.repeat(100));
   await writeFile(join(dir, 'secret.txt'), 'secret');
-  await chmod(join(dir, 'secret.txt'), 0o600);
+  // Mode 0: unreadable for an unprivileged owner as well as for nobody when the owner is root.
+  await chmod(join(dir, 'secret.txt'), 0o000);
   await mkdir(join(dir, 'closed/inner'), { recursive: true });
-  await chmod(join(dir, 'closed'), 0o700);
+  await chmod(join(dir, 'closed'), 0o000);
   dns = await startDnsResponder({
     'example.test': [{ type: 'A', address: '192.0.2.7' }],
     'alias.test': [{ type: 'CNAME', target: 'example.test' }],
@@ -39,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dns.close();
+  await chmod(join(dir, 'closed'), 0o755);
   await rm(dir, { recursive: true, force: true });
 });
 
