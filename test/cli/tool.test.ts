@@ -133,6 +133,9 @@ describe('verdict tool (spawned)', () => {
     const spawned = await spawnCli(['tool', ...argv, '--json'], { cwd: dir, ...options });
     const doc = JSON.parse(spawned.stdout);
     expect(validateResult(doc).valid).toBe(true);
+    // The same bytes through `verdict validate -`, as a consumer would check them.
+    const check = memoryIo({ stdin: spawned.stdout });
+    expect(await run(['validate', '-', '--json'], check)).toBe(0);
     return { ...spawned, doc };
   };
 
