@@ -6,7 +6,7 @@ import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { runsAsRoot } from '../helpers/invoke-command.js';
 import { memoryIo } from '../helpers/memory-io.js';
-import { isAlive } from '../helpers/process-state.js';
+import { waitUntilDead } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 
 const node = process.execPath;
@@ -106,7 +106,7 @@ describe('verdict run (spawned)', () => {
     const doc = JSON.parse(spawned.stdout);
     expect(spawned.status).toBe(1);
     expect(doc).toMatchObject({ error_code: 'command_timed_out', timed_out: true });
-    expect(isAlive(Number(doc.stdout.content.trim()))).toBe(false);
+    expect(await waitUntilDead(Number(doc.stdout.content.trim()))).toBe(true);
   });
 
   test('ends with interrupted and exit 130 on SIGINT, stopping the child’s process group', async () => {
@@ -120,7 +120,6 @@ describe('verdict run (spawned)', () => {
     expect(validateResult(doc).valid).toBe(true);
     expect(doc).toMatchObject({ success: false, error_code: 'interrupted' });
     const grandchild = Number((await readFile(pids, 'utf8')).trim());
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await waitUntilDead(grandchild)).toBe(true);
   });
 });
