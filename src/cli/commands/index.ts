@@ -1,8 +1,10 @@
-import type { CommandDefinition } from '../../producer/types.js';
+import { externalCommand } from '../../producer/external-command.js';
+import type { CommandDefinition, CommandIo } from '../../producer/types.js';
 import { conformanceCommand } from './conformance.js';
 import { evidenceCommand } from './evidence.js';
 import { mcpCommand } from './mcp.js';
 import { schemaCommand } from './schema.js';
+import { runTool, toolListCommand } from './tool.js';
 import { validateCommand } from './validate.js';
 
 /** A subcommand of `verdict`: a command definition run by the transport profile. */
@@ -13,6 +15,8 @@ export interface Subcommand {
   summary: string;
   /** The definition `runCommand` runs. */
   definition: CommandDefinition;
+  /** Takes over the arguments after the name, for subcommands that have subcommands (`verdict tool NAME`). */
+  dispatch?: (argv: readonly string[], io: CommandIo) => Promise<number>;
 }
 
 /** Every subcommand of `verdict`, in the order `verdict --help` lists them. */
@@ -41,5 +45,16 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'schema',
     summary: 'Print a JSON Schema verdict publishes.',
     definition: schemaCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'run',
+    summary: 'Run an external command and report how it ended as a contract result.',
+    definition: externalCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'tool',
+    summary: 'Run a reference command (verdict tool --list).',
+    definition: toolListCommand as unknown as CommandDefinition,
+    dispatch: runTool,
   },
 ];

@@ -1,0 +1,78 @@
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { type FailureResult, fail, type ResultContract } from '../contract/index.js';
+
+/** Failure codes for the file-system errors the reference commands report, keyed by Node's errno code. */
+export const FS_FAILURE_CODES = {
+  ENOENT: 'path_not_found',
+  ENOTDIR: 'path_not_found',
+  ELOOP: 'path_not_found',
+  EACCES: 'permission_denied',
+  EPERM: 'permission_denied',
+  EISDIR: 'is_a_directory',
+} as const;
+
+/** A failure code derived from a file-system error. */
+export type FsFailureCode = (typeof FS_FAILURE_CODES)[keyof typeof FS_FAILURE_CODES];
+
+const MESSAGES: Record<FsFailureCode, (path: string) => string> = {
+  path_not_found: (path) => `Nothing exists at ${path}.`,
+  permission_denied: (path) => `Permission denied for ${path}.`,
+  is_a_directory: (path) => `${path} is a directory, not a file.`,
+};
+
+/** The errno code (`ENOENT`, …) of a Node system error, or undefined for anything else. */
+export function errnoOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Turns a file-system error about `path` into a contract failure; rethrows any error that is not one of
+ * {@link FS_FAILURE_CODES}, so the runtime reports it as `unexpected_error`.
+ */
+export function toFsFailure(error: unknown, path: string): FailureResult {
+  const errno = errnoOf(error);
+  if (errno === undefined || !Object.hasOwn(FS_FAILURE_CODES, errno)) throw error;
+  const code = FS_FAILURE_CODES[errno as keyof typeof FS_FAILURE_CODES];
+  const detail = error instanceof Error ? error.message : errno;
+  return fail(MESSAGES[code](path), { error_code: code, error: detail, path });
+}
+
+/** An open file and its status, handed to the work of {@link withOpenFile}. */
+export type OpenFile = {
+  /** The open handle (closed by {@link withOpenFile}). */
+  handle: FileHandle;
+  /** `fstat` of the handle. */
+  info: Stats;
+};
+
+/**
+ * Opens a file for reading, fails with `is_a_directory` for a folder and `not_a_file` for a pipe or socket,
+ * runs `work`, and always closes it; file-system errors become failures through {@link toFsFailure}.
+ */
+export async function withOpenFile(
+  path: string,
+  work: (file: OpenFile) => Promise<ResultContract>,
+): Promise<ResultContract> {
+  let handle: FileHandle | undefined;
+  try {
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever, out of reach of any abort.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (info.isDirectory()) {
+      return fail(MESSAGES.is_a_directory(path), { error_code: 'is_a_directory', path });
+    }
+    if (info.isFIFO() || info.isSocket()) {
+      return fail(`${path} is a ${info.isFIFO() ? 'named pipe' : 'socket'}, not a file with an end.`, {
+        error_code: 'not_a_file',
+        path,
+      });
+    }
+    return await work({ handle, info });
+  } catch (error) {
+    return toFsFailure(error, path);
+  } finally {
+    await handle?.close();
+  }
+}
