@@ -21,7 +21,6 @@ const OPENAI_ERROR_CODES: Readonly<Record<string, UnifiedErrorCode>> = {
   invalid_api_key: 'AUTHENTICATION_ERROR',
   model_not_found: 'NOT_FOUND',
   rate_limit_exceeded: 'RATE_LIMITED',
-  server_error: 'PROVIDER_ERROR',
 };
 
 /**
@@ -53,6 +52,10 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
     provider_error: isJson(body) ? body.error : undefined,
   });
   if (mapped !== undefined) return failureForStatus(effectiveStatus, message, details, mapped);
+  // OpenRouter's moderation answers 403 with the flagged input and reasons in `error.metadata`.
+  if (isJson(error.metadata) && (error.metadata.flagged_input !== undefined || Array.isArray(error.metadata.reasons))) {
+    return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');
+  }
   if (saysContextLength(code, message))
     return failureForStatus(effectiveStatus, message, details, 'CONTEXT_LENGTH_EXCEEDED');
   // An error that arrives in a 2xx body or mid-stream without its own status is a provider-side failure.

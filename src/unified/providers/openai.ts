@@ -1,4 +1,4 @@
-import { toBase64 } from '../classify-media.js';
+import { mediaItemFromUrl, toBase64 } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
@@ -65,7 +65,7 @@ function parseImages(body: unknown, status: number): Outcome {
     const common = compact({ ...size, revised_prompt: revised });
     if (typeof image.b64_json === 'string')
       return { data: image.b64_json, media_type: `image/${format}`, ...common };
-    if (typeof image.url === 'string') return { url: image.url, ...common };
+    if (typeof image.url === 'string') return { ...mediaItemFromUrl(image.url), ...common };
     throw new ShapeError('An image has neither `b64_json` nor `url`.');
   });
   if (media.length === 0) throw new ShapeError('`data` holds no image.');
