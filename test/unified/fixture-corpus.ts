@@ -36,7 +36,9 @@ export function loadFixtures(): ProviderFixture[] {
   for (const format of readdirSync(FIXTURE_ROOT)) {
     for (const expectation of readdirSync(join(FIXTURE_ROOT, format))) {
       for (const file of readdirSync(join(FIXTURE_ROOT, format, expectation))) {
-        const data = JSON.parse(readFileSync(join(FIXTURE_ROOT, format, expectation, file), 'utf8')) as ProviderFixture;
+        const data = JSON.parse(
+          readFileSync(join(FIXTURE_ROOT, format, expectation, file), 'utf8'),
+        ) as ProviderFixture;
         fixtures.push({ ...data, name: `${format}/${expectation}/${file}`, format, expectation });
       }
     }

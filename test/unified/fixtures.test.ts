@@ -16,7 +16,13 @@ const TRACE_ID = 'trace-fixture-0001';
 
 function run(fixture: ProviderFixture): UnifiedOutput {
   if (!isUnifiedFormat(fixture.format)) throw new Error(`unknown format folder ${fixture.format}`);
-  const common = { format: fixture.format, status: fixture.status, headers: fixture.headers, traceId: TRACE_ID, latencyMs: 123 };
+  const common = {
+    format: fixture.format,
+    status: fixture.status,
+    headers: fixture.headers,
+    traceId: TRACE_ID,
+    latencyMs: 123,
+  };
   if (fixture.stream === true) return normalizeStream({ ...common, events: fixture.events ?? [] });
   const body =
     fixture.body_base64 !== undefined
@@ -33,7 +39,8 @@ describe('the provider fixture corpus', () => {
   test('maps every folder to a format and an expectation (no silent skips)', () => {
     const unknown = fixtures.filter(
       (fixture) =>
-        !isUnifiedFormat(fixture.format) || (fixture.expectation !== 'success' && !isUnifiedErrorCode(fixture.expectation)),
+        !isUnifiedFormat(fixture.format) ||
+        (fixture.expectation !== 'success' && !isUnifiedErrorCode(fixture.expectation)),
     );
     expect(unknown.map((fixture) => fixture.name)).toEqual([]);
   });
@@ -43,8 +50,14 @@ describe('the provider fixture corpus', () => {
     expect(formats.size).toBe(11);
     for (const format of formats) {
       const own = fixtures.filter((fixture) => fixture.format === format);
-      expect(own.some((fixture) => fixture.expectation === 'success'), format).toBe(true);
-      expect(own.some((fixture) => fixture.expectation !== 'success'), format).toBe(true);
+      expect(
+        own.some((fixture) => fixture.expectation === 'success'),
+        format,
+      ).toBe(true);
+      expect(
+        own.some((fixture) => fixture.expectation !== 'success'),
+        format,
+      ).toBe(true);
     }
   });
 });

@@ -53,7 +53,10 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
   });
   if (mapped !== undefined) return failureForStatus(effectiveStatus, message, details, mapped);
   // OpenRouter's moderation answers 403 with the flagged input and reasons in `error.metadata`.
-  if (isJson(error.metadata) && (error.metadata.flagged_input !== undefined || Array.isArray(error.metadata.reasons))) {
+  if (
+    isJson(error.metadata) &&
+    (error.metadata.flagged_input !== undefined || Array.isArray(error.metadata.reasons))
+  ) {
     return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');
   }
   if (saysContextLength(code, message))

@@ -40,7 +40,8 @@ export function parseResponse(body: unknown, status: number): Outcome {
     return openAiFailure(root, status);
   if (root.object === undefined && root.output === undefined && isJson(root.error))
     return openAiFailure(root, status);
-  const state = optionalString(root.status, '`status`') ?? 'completed';
+  const state = optionalString(root.status, '`status`');
+  if (state === undefined) throw new ShapeError('The response has no `status`.');
   const metadata = compact({
     model: optionalString(root.model, '`model`'),
     response_id: optionalString(root.id, '`id`'),
