@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 /** verdict's unified output JSON Schema, compiled with Ajv's draft 2020-12 class. */
 export const schema = JSON.parse(
