@@ -3,7 +3,7 @@
  * It reads results structurally and recognizes errors by their `name`, so it has no runtime import of `ai`:
  * `ai` is an optional peer dependency and the rest of `verdict/unified` never needs it.
  */
-import { sortMedia } from './classify-media.js';
+import { canonicalMediaType, sortMedia } from './classify-media.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-error.js';
 import { compact } from './providers/provider-outcome.js';
@@ -217,7 +217,7 @@ function usageOf(
 }
 
 function fileItem(file: AiSdkFile): MediaItem {
-  return { data: file.base64, media_type: file.mediaType };
+  return { data: file.base64, media_type: canonicalMediaType(file.mediaType) };
 }
 
 function finish(

@@ -37,6 +37,19 @@ const EXTENSION_MEDIA_TYPES = {
   glb: 'model/gltf-binary',
 } as const;
 
+/** Non-standard media type spellings some SDKs and servers emit, and their registered forms. */
+const MEDIA_TYPE_ALIASES: Readonly<Record<string, string>> = {
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'image/jpg': 'image/jpeg',
+};
+
+/** A media type in its registered form: lowercase, without parameters, aliases such as `audio/mp3` resolved. */
+export function canonicalMediaType(mediaType: string): string {
+  const bare = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return MEDIA_TYPE_ALIASES[bare] ?? bare;
+}
+
 /** The media type a file name or URL path suggests by its extension, if it is a known one. */
 export function mediaTypeFromName(nameOrUrl: string): string | undefined {
   let path = nameOrUrl;

@@ -4,7 +4,7 @@
  */
 
 export { checkHttpCoherence, type HttpCoherence } from './check-http-coherence.js';
-export { classifyMedia, type MediaKind, mediaTypeFromName } from './classify-media.js';
+export { canonicalMediaType, classifyMedia, type MediaKind, mediaTypeFromName } from './classify-media.js';
 export {
   createUnifiedFailure,
   createUnifiedSuccess,

@@ -1,4 +1,4 @@
-import { mediaItemFromUrl, toBase64 } from '../classify-media.js';
+import { canonicalMediaType, mediaItemFromUrl, toBase64 } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
@@ -80,9 +80,7 @@ function parseImages(body: unknown, status: number): Outcome {
 
 const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
   'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
   'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
   'audio/opus': 'opus',
   'audio/ogg': 'ogg',
   'audio/aac': 'aac',
@@ -92,7 +90,7 @@ const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
 
 /** Parse a speech body: the audio bytes, typed by the `content-type` header. */
 function parseSpeech(body: unknown, status: number, contentType: string | undefined): Outcome {
-  const mediaType = (contentType ?? 'audio/mpeg').split(';')[0]?.trim().toLowerCase() || 'audio/mpeg';
+  const mediaType = canonicalMediaType(contentType ?? '') || 'audio/mpeg';
   if (typeof body === 'string' || mediaType === 'application/json') {
     // A JSON body with a 2xx status is an error in disguise at best; it is never audio.
     const read = readBody(typeof body === 'string' ? body : (body as Uint8Array));
