@@ -3,15 +3,15 @@
  * It reads results structurally and recognizes errors by their `name`, so it has no runtime import of `ai`:
  * `ai` is an optional peer dependency and the rest of `verdict/unified` never needs it.
  */
-import { canonicalMediaType, sortMedia } from './classify-media.js';
+import { assembleFailure, assembleSuccess } from './assemble-output.js';
+import { canonicalMediaType } from './classify-media.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-error.js';
-import { compact } from './providers/provider-outcome.js';
+import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
-import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput, UnifiedSuccess } from './types.js';
-import { validateUnifiedOutput } from './validate-unified-output.js';
+import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
 
 /** Facts the AI SDK results do not carry: who the provider is, the trace id and the latency. */
 export interface AiSdkOptions {
@@ -190,76 +190,23 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function usageOf(
-  usage: AiSdkUsage | undefined,
-  metadata: Record<string, unknown>,
-): { input_tokens: number; output_tokens: number } {
-  const reported = usage !== undefined && (isCount(usage.inputTokens) || isCount(usage.outputTokens));
-  metadata.usage_reported = reported;
-  if (!reported) return { input_tokens: 0, output_tokens: 0 };
-  const details = compact({
-    total_tokens: isCount(usage.totalTokens) ? usage.totalTokens : undefined,
-    cached_input_tokens: isCount(usage.inputTokenDetails?.cacheReadTokens)
-      ? usage.inputTokenDetails?.cacheReadTokens
-      : undefined,
-    cache_creation_input_tokens: isCount(usage.inputTokenDetails?.cacheWriteTokens)
-      ? usage.inputTokenDetails?.cacheWriteTokens
-      : undefined,
-    reasoning_tokens: isCount(usage.outputTokenDetails?.reasoningTokens)
-      ? usage.outputTokenDetails?.reasoningTokens
-      : undefined,
-  });
-  if (Object.keys(details).length > 0) metadata.usage_details = details;
+function usageOf(usage: AiSdkUsage | undefined): ReportedUsage | undefined {
+  if (usage === undefined || (!isCount(usage.inputTokens) && !isCount(usage.outputTokens))) return undefined;
+  const count = (value: number | undefined) => (isCount(value) ? value : undefined);
   return {
-    input_tokens: isCount(usage.inputTokens) ? usage.inputTokens : 0,
-    output_tokens: isCount(usage.outputTokens) ? usage.outputTokens : 0,
+    input: count(usage.inputTokens) ?? 0,
+    output: count(usage.outputTokens) ?? 0,
+    details: usageDetails({
+      total_tokens: count(usage.totalTokens),
+      cached_input_tokens: count(usage.inputTokenDetails?.cacheReadTokens),
+      cache_creation_input_tokens: count(usage.inputTokenDetails?.cacheWriteTokens),
+      reasoning_tokens: count(usage.outputTokenDetails?.reasoningTokens),
+    }),
   };
 }
 
 function fileItem(file: AiSdkFile): MediaItem {
   return { data: file.base64, media_type: canonicalMediaType(file.mediaType) };
-}
-
-function finish(
-  provider: string,
-  content: string,
-  usage: { input_tokens: number; output_tokens: number },
-  metadata: Record<string, unknown>,
-  media: MediaItem[],
-): UnifiedOutput {
-  const envelope = {
-    success: true,
-    content,
-    provider,
-    usage,
-    metadata,
-    ...sortMedia(media),
-  } as UnifiedSuccess;
-  const checked = validateUnifiedOutput(envelope);
-  if (checked.ok) return envelope;
-  return failure(
-    provider,
-    'INVALID_PROVIDER_RESPONSE',
-    'The AI SDK result leads to an invalid envelope.',
-    { violations: checked.violations },
-    metadata,
-  );
-}
-
-function failure(
-  provider: string,
-  code: UnifiedErrorCode,
-  message: string,
-  details: Record<string, unknown>,
-  metadata: Record<string, unknown>,
-): UnifiedFailure {
-  const { usage_reported: _reported, usage_details: _details, ...rest } = metadata;
-  return {
-    success: false,
-    error: { code, message: message.trim() === '' ? 'The call failed.' : message, details },
-    provider,
-    metadata: rest as UnifiedFailure['metadata'],
-  };
 }
 
 /**
@@ -273,7 +220,7 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
   const normalized = FINISH_REASONS[result.finishReason] ?? 'other';
   metadata.finish_reason = normalized;
   if (normalized === 'content_filter') {
-    return failure(
+    return assembleFailure(
       provider,
       'CONTENT_FILTERED',
       'The provider stopped the output with its content filter.',
@@ -282,7 +229,7 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
     );
   }
   if (normalized === 'error') {
-    return failure(
+    return assembleFailure(
       provider,
       'PROVIDER_ERROR',
       'The model stopped with an error.',
@@ -290,26 +237,26 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
       metadata,
     );
   }
-  const usage = usageOf(result.totalUsage ?? result.usage, metadata);
+  const usage = usageOf(result.totalUsage ?? result.usage);
   const calls = (result.toolCalls ?? []).map((call) =>
     compact({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
   );
   if (calls.length > 0) metadata.tool_calls = calls;
-  return finish(provider, result.text, usage, metadata, (result.files ?? []).map(fileItem));
+  return assembleSuccess(provider, result.text, usage, (result.files ?? []).map(fileItem), metadata);
 }
 
 /** Turn a `generateImage` result into an envelope with the images. */
 export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.responses?.[0]);
-  const usage = usageOf(result.usage, metadata);
+  const usage = usageOf(result.usage);
   const count = result.images.length;
-  return finish(
+  return assembleSuccess(
     provider,
     `Generated ${count} image${count === 1 ? '' : 's'}.`,
     usage,
-    metadata,
     result.images.map(fileItem),
+    metadata,
   );
 }
 
@@ -317,10 +264,15 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
 export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.responses?.[0]);
-  const usage = usageOf(undefined, metadata);
   const file = fileItem(result.audio);
   if (result.audio.format) file.name = `speech.${result.audio.format}`;
-  return finish(provider, `Generated speech audio (${result.audio.mediaType}).`, usage, metadata, [file]);
+  return assembleSuccess(
+    provider,
+    `Generated speech audio (${file.media_type}).`,
+    undefined,
+    [file],
+    metadata,
+  );
 }
 
 /** Turn an `experimental_transcribe` result into an envelope whose content is the transcript. */
@@ -330,7 +282,7 @@ export function fromTranscription(result: AiSdkTranscriptionResult, options?: Ai
     ...baseMetadata(options, result.responses?.[0]),
     ...compact({ language: result.language, audio_duration_s: result.durationInSeconds }),
   };
-  return finish(provider, result.text, usageOf(undefined, metadata), metadata, []);
+  return assembleSuccess(provider, result.text, undefined, [], metadata);
 }
 
 interface ErrorLike {
@@ -378,12 +330,12 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     });
     if (typeof err.statusCode !== 'number') {
       // No status: the request never got an answer (network failure, DNS, connection reset).
-      return failure(provider, 'PROVIDER_UNAVAILABLE', message, details, metadata);
+      return assembleFailure(provider, 'PROVIDER_UNAVAILABLE', message, details, metadata);
     }
     const data = err.data ?? (typeof err.responseBody === 'string' ? readJson(err.responseBody) : undefined);
     const outcome = data === undefined ? undefined : openAiFailure(data, err.statusCode);
     const code = outcome?.code ?? codeForProviderStatus(err.statusCode);
-    return failure(
+    return assembleFailure(
       provider,
       code,
       message,
@@ -392,8 +344,14 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     );
   }
   const code = ERROR_NAMES[name];
-  if (code !== undefined) return failure(provider, code, message, { ai_sdk_error: name }, metadata);
-  return failure('system', 'INTERNAL_ERROR', message, compact({ ai_sdk_error: name || undefined }), metadata);
+  if (code !== undefined) return assembleFailure(provider, code, message, { ai_sdk_error: name }, metadata);
+  return assembleFailure(
+    'system',
+    'INTERNAL_ERROR',
+    message,
+    compact({ ai_sdk_error: name || undefined }),
+    metadata,
+  );
 }
 
 function readJson(text: string): unknown {

@@ -1,3 +1,4 @@
+import { assembleFailure } from './assemble-output.js';
 import { checkHttpCoherence } from './check-http-coherence.js';
 import { readBody } from './read-body.js';
 import { traceIdFrom } from './trace-id-from.js';
@@ -52,10 +53,11 @@ function invalid(
   message: string,
   details: Record<string, unknown>,
 ): UnifiedFailure {
-  return {
-    success: false,
-    error: { code: 'INVALID_PROVIDER_RESPONSE', message, details: { http_status: status, ...details } },
-    provider: 'system',
-    metadata: { trace_id: traceId },
-  };
+  return assembleFailure(
+    'system',
+    'INVALID_PROVIDER_RESPONSE',
+    message,
+    { http_status: status, ...details },
+    { trace_id: traceId },
+  );
 }

@@ -1,4 +1,4 @@
-import { sortMedia } from './classify-media.js';
+import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { parseEventStream } from './parse-event-stream.js';
 import { anthropicMessages } from './providers/anthropic.js';
@@ -17,10 +17,8 @@ import { openRouterChat } from './providers/openrouter.js';
 import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
 import { replicatePrediction } from './providers/replicate.js';
 import { readBody } from './read-body.js';
-import type { UnifiedErrorCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
-import type { UnifiedFailure, UnifiedOutput, UnifiedSuccess } from './types.js';
-import { validateUnifiedOutput } from './validate-unified-output.js';
+import type { UnifiedOutput } from './types.js';
 
 /** The registry: every wire format verdict normalizes, by its fixed name (SPEC §5, issue 6 §5). */
 const FORMATS = {
@@ -158,7 +156,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   const traceId =
     typeof input.traceId === 'string' && input.traceId.trim() !== '' ? input.traceId : createTraceId();
   if (!isUnifiedFormat(input.format)) {
-    return failure(
+    return assembleFailure(
       'system',
       'VALIDATION_ERROR',
       `Unknown format ${JSON.stringify(input.format)}; expected one of ${UNIFIED_FORMATS.join(', ')}.`,
@@ -179,7 +177,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     base.latency_ms = input.latencyMs;
   }
   if (!Number.isInteger(status) || status < 100 || status > 599) {
-    return failure(
+    return assembleFailure(
       'system',
       'VALIDATION_ERROR',
       `HTTP status ${String(status)} is not a status code.`,
@@ -195,7 +193,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     // because normalizing must never throw (SPEC §5).
     const message =
       error instanceof ShapeError ? error.message : `The body could not be read: ${String(error)}`;
-    return failure(
+    return assembleFailure(
       provider,
       'INVALID_PROVIDER_RESPONSE',
       `The ${input.format} response is not understood: ${message}`,
@@ -205,53 +203,13 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   }
   if (outcome.kind === 'failure') {
     const source = 'system' in outcome ? 'system' : provider;
-    return failure(source, outcome.code, outcome.message, outcome.details ?? {}, {
+    return assembleFailure(source, outcome.code, outcome.message, outcome.details ?? {}, {
       ...base,
       ...outcome.metadata,
     });
   }
-  const media = sortMedia(outcome.media ?? []);
-  const metadata: Record<string, unknown> = {
+  return assembleSuccess(provider, outcome.content, outcome.usage, outcome.media ?? [], {
     ...base,
     ...outcome.metadata,
-    usage_reported: outcome.usage !== undefined,
-  };
-  if (outcome.usage !== undefined && Object.keys(outcome.usage.details).length > 0) {
-    metadata.usage_details = outcome.usage.details;
-  }
-  const success = {
-    success: true,
-    content: outcome.content,
-    provider,
-    usage: { input_tokens: outcome.usage?.input ?? 0, output_tokens: outcome.usage?.output ?? 0 },
-    metadata,
-    ...media,
-  } as UnifiedSuccess;
-  const checked = validateUnifiedOutput(success);
-  if (!checked.ok) {
-    // Be strict about what verdict emits: a body that leads to an invalid envelope is not understood.
-    return failure(
-      provider,
-      'INVALID_PROVIDER_RESPONSE',
-      `The ${input.format} response leads to an invalid envelope.`,
-      { http_status: status, violations: checked.violations },
-      base,
-    );
-  }
-  return success;
-}
-
-function failure(
-  provider: string,
-  code: UnifiedErrorCode,
-  message: string,
-  details: Record<string, unknown>,
-  metadata: Record<string, unknown>,
-): UnifiedFailure {
-  return {
-    success: false,
-    error: { code, message, details },
-    provider,
-    metadata: metadata as UnifiedFailure['metadata'],
-  };
+  });
 }

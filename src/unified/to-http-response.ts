@@ -1,3 +1,4 @@
+import { assembleFailure } from './assemble-output.js';
 import { statusForCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
 import type { UnifiedFailure, UnifiedOutput } from './types.js';
@@ -26,14 +27,11 @@ function internalError(envelope: unknown, violations: unknown[]): UnifiedFailure
     typeof metadata?.trace_id === 'string' && metadata.trace_id.trim() !== ''
       ? metadata.trace_id
       : createTraceId();
-  return {
-    success: false,
-    error: {
-      code: 'INTERNAL_ERROR',
-      message: 'The server produced an envelope that is not a valid unified output.',
-      details: { violations },
-    },
-    provider: 'system',
-    metadata: { trace_id: traceId },
-  };
+  return assembleFailure(
+    'system',
+    'INTERNAL_ERROR',
+    'The server produced an envelope that is not a valid unified output.',
+    { violations },
+    { trace_id: traceId },
+  );
 }

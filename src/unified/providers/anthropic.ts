@@ -3,9 +3,10 @@ import type { UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
-  bodySnippet,
   compact,
   contentFiltered,
+  errorMessage,
+  errorObject,
   expectArray,
   expectObject,
   type FailureOutcome,
@@ -47,12 +48,15 @@ const ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
 
 /** The failure an Anthropic error body (`{ type: 'error', error: { type, message } }`) stands for. */
 function anthropicFailure(body: unknown, status: number, text = ''): FailureOutcome {
-  const error = isJson(body) && isJson(body.error) ? body.error : {};
+  const error = errorObject(body);
   const type = typeof error.type === 'string' ? error.type : undefined;
-  const message = typeof error.message === 'string' ? error.message : bodySnippet(text);
   const details = compact({ provider_type: type, provider_error: isJson(body) ? body.error : undefined });
-  const code = type === undefined ? undefined : ERROR_TYPES[type];
-  return failureForStatus(status, message, details, code ?? (status < 400 ? 'PROVIDER_ERROR' : undefined));
+  return failureForStatus(
+    status,
+    errorMessage(error, text),
+    details,
+    type === undefined ? undefined : ERROR_TYPES[type],
+  );
 }
 
 /** Anthropic usage: `input_tokens` excludes cache writes and reads, so SPEC §5 adds them back. */

@@ -3,9 +3,11 @@ import type { UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
-  bodySnippet,
   compact,
   contentFiltered,
+  embeddedStatus,
+  errorMessage,
+  errorObject,
   expectArray,
   expectObject,
   type FailureOutcome,
@@ -55,21 +57,14 @@ const RPC_STATUSES: Readonly<Record<string, UnifiedErrorCode>> = {
 
 /** The failure a Gemini error body (`{ error: { code, message, status, details } }`) stands for. */
 function googleFailure(body: unknown, status: number, text = ''): FailureOutcome {
-  const error = isJson(body) && isJson(body.error) ? body.error : {};
+  const error = errorObject(body);
   const rpcStatus = typeof error.status === 'string' ? error.status : undefined;
-  const message = typeof error.message === 'string' ? error.message : bodySnippet(text);
   const details = compact({
     provider_status: rpcStatus,
     provider_error: isJson(body) ? body.error : undefined,
   });
-  const effective = status < 400 && typeof error.code === 'number' && error.code >= 400 ? error.code : status;
   const code = rpcStatus === undefined ? undefined : RPC_STATUSES[rpcStatus];
-  return failureForStatus(
-    effective,
-    message,
-    details,
-    code ?? (effective < 400 ? 'PROVIDER_ERROR' : undefined),
-  );
+  return failureForStatus(embeddedStatus(status, error), errorMessage(error, text), details, code);
 }
 
 /** Gemini usage: SPEC §5 counts tool-use prompt tokens as input and thoughts as output. */

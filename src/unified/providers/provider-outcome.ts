@@ -99,12 +99,16 @@ export function saysContextLength(...texts: (string | undefined)[]): boolean {
   return texts.some((text) => text !== undefined && CONTEXT_LENGTH_WORDING.test(text));
 }
 
-/** A failure outcome for an HTTP error status, refined by the context-length wording of its message. */
+/**
+ * A failure outcome for a provider error: `code` when the provider's own error kind decided it, else the HTTP
+ * status decides (an error that arrived with a 2xx status, in a body or a stream, is a `PROVIDER_ERROR`); a
+ * `VALIDATION_ERROR` is refined by the context-length wording of its message.
+ */
 export function failureForStatus(
   status: number,
   message: string,
   details: Record<string, unknown>,
-  code: UnifiedErrorCode = codeForProviderStatus(status),
+  code: UnifiedErrorCode = status >= 400 ? codeForProviderStatus(status) : 'PROVIDER_ERROR',
 ): FailureOutcome {
   const refined =
     code === 'VALIDATION_ERROR' && saysContextLength(message) ? 'CONTEXT_LENGTH_EXCEEDED' : code;
@@ -129,6 +133,25 @@ export function contentFiltered(
     details,
     metadata: finish === undefined ? {} : { finish_reason: finish },
   };
+}
+
+/**
+ * The HTTP status an error stands for: the response's own, or, for an error that arrived in a 2xx body or a
+ * stream, the HTTP status the error object carries in a numeric `code` (OpenRouter, Gemini) when it has one.
+ */
+export function embeddedStatus(status: number, error: Json): number {
+  const code = error.code;
+  return status < 400 && typeof code === 'number' && code >= 400 && code <= 599 ? code : status;
+}
+
+/** The error object of a provider error body (`{ error: { … } }`), or an empty object. */
+export function errorObject(body: unknown): Json {
+  return isJson(body) && isJson(body.error) ? body.error : {};
+}
+
+/** The message of a provider error object, else the start of the raw body text. */
+export function errorMessage(error: Json, text: string): string {
+  return typeof error.message === 'string' ? error.message : bodySnippet(text);
 }
 
 /** Text of a non-JSON body, shortened for an error message. */
