@@ -2,6 +2,7 @@ import { mediaItemFromUrl } from '../classify-media.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-error.js';
+import { openAiUsage } from './openai-usage.js';
 import {
   compact,
   contentFiltered,
@@ -11,10 +12,7 @@ import {
   type Json,
   type Outcome,
   optionalString,
-  type ReportedUsage,
   ShapeError,
-  tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** Chat Completions `finish_reason` values and what they normalize to; unknown values are `other`. */
@@ -26,25 +24,6 @@ const CHAT_FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   function_call: 'tool_calls',
   error: 'error',
 };
-
-/** Chat Completions usage: `prompt_tokens` already counts cached tokens, `completion_tokens` reasoning ones. */
-export function chatUsage(value: unknown): ReportedUsage | undefined {
-  if (value === undefined || value === null) return undefined;
-  const usage = expectObject(value, '`usage`');
-  const prompt = isJson(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const completion = isJson(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
-  return {
-    input: tokenCount(usage.prompt_tokens, '`usage.prompt_tokens`') ?? 0,
-    output: tokenCount(usage.completion_tokens, '`usage.completion_tokens`') ?? 0,
-    details: usageDetails({
-      total_tokens: tokenCount(usage.total_tokens, '`usage.total_tokens`'),
-      cached_input_tokens: tokenCount(prompt.cached_tokens, '`cached_tokens`'),
-      audio_input_tokens: tokenCount(prompt.audio_tokens, '`prompt audio_tokens`'),
-      reasoning_tokens: tokenCount(completion.reasoning_tokens, '`reasoning_tokens`'),
-      audio_output_tokens: tokenCount(completion.audio_tokens, '`completion audio_tokens`'),
-    }),
-  };
-}
 
 function toolCalls(value: unknown): Json[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -127,7 +106,7 @@ export function parseChatCompletion(
   return {
     kind: 'success',
     content: text ?? '',
-    usage: chatUsage(root.usage),
+    usage: openAiUsage(root.usage),
     media,
     metadata: compact({ ...metadata, tool_calls: calls }),
   };

@@ -2,6 +2,7 @@ import type { UnifiedErrorCode } from '../status-for-code.js';
 import {
   bodySnippet,
   compact,
+  embeddedStatus,
   type FailureOutcome,
   failureForStatus,
   isJson,
@@ -38,10 +39,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
         : bodySnippet(text);
   const code = typeof error.code === 'string' ? error.code : undefined;
   const type = typeof error.type === 'string' ? error.type : undefined;
-  const effectiveStatus =
-    status < 400 && typeof error.code === 'number' && error.code >= 400 && error.code <= 599
-      ? error.code
-      : status;
+  const effectiveStatus = embeddedStatus(status, error);
   const mapped =
     (code === undefined ? undefined : OPENAI_ERROR_CODES[code]) ??
     (type === undefined ? undefined : OPENAI_ERROR_CODES[type]);

@@ -1,6 +1,7 @@
 import type { MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-error.js';
+import { openAiUsage } from './openai-usage.js';
 import {
   compact,
   contentFiltered,
@@ -10,28 +11,8 @@ import {
   type Json,
   type Outcome,
   optionalString,
-  type ReportedUsage,
   ShapeError,
-  tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
-
-/** Responses API usage: `input_tokens` counts cached tokens and `output_tokens` reasoning ones already. */
-function responsesUsage(value: unknown): ReportedUsage | undefined {
-  if (value === undefined || value === null) return undefined;
-  const usage = expectObject(value, '`usage`');
-  const input = isJson(usage.input_tokens_details) ? usage.input_tokens_details : {};
-  const output = isJson(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  return {
-    input: tokenCount(usage.input_tokens, '`usage.input_tokens`') ?? 0,
-    output: tokenCount(usage.output_tokens, '`usage.output_tokens`') ?? 0,
-    details: usageDetails({
-      total_tokens: tokenCount(usage.total_tokens, '`usage.total_tokens`'),
-      cached_input_tokens: tokenCount(input.cached_tokens, '`cached_tokens`'),
-      reasoning_tokens: tokenCount(output.reasoning_tokens, '`reasoning_tokens`'),
-    }),
-  };
-}
 
 /** Parse a Responses API `response` object into an outcome. */
 export function parseResponse(body: unknown, status: number): Outcome {
@@ -96,7 +77,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
     return {
       kind: 'success',
       content: '',
-      usage: responsesUsage(root.usage),
+      usage: openAiUsage(root.usage),
       metadata: { ...metadata, job_status: 'pending' },
     };
   }
@@ -113,7 +94,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
   return {
     kind: 'success',
     content: texts.join('\n\n'),
-    usage: responsesUsage(root.usage),
+    usage: openAiUsage(root.usage),
     media,
     metadata: compact({
       ...metadata,

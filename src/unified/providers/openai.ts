@@ -5,6 +5,7 @@ import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { chatFormat } from './openai-compatible.js';
 import { openAiFailure } from './openai-error.js';
+import { openAiUsage } from './openai-usage.js';
 import {
   compact,
   expectArray,
@@ -12,36 +13,13 @@ import {
   isJson,
   type Outcome,
   optionalString,
-  type ReportedUsage,
   ShapeError,
-  tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 const OPENAI_REQUEST_ID = ['x-request-id'] as const;
 
 /** `openai.chat`: OpenAI Chat Completions. */
 export const openAiChat: FormatSpec = chatFormat('openai', OPENAI_REQUEST_ID);
-
-/** Token usage of the image and audio endpoints (`input_tokens`, `output_tokens`, `input_tokens_details`). */
-function mediaUsage(value: unknown): ReportedUsage | undefined {
-  if (!isJson(value) || value.type === 'duration') return undefined;
-  const input = isJson(value.input_tokens_details)
-    ? value.input_tokens_details
-    : isJson(value.input_token_details)
-      ? value.input_token_details
-      : {};
-  return {
-    input: tokenCount(value.input_tokens, '`usage.input_tokens`') ?? 0,
-    output: tokenCount(value.output_tokens, '`usage.output_tokens`') ?? 0,
-    details: usageDetails({
-      total_tokens: tokenCount(value.total_tokens, '`usage.total_tokens`'),
-      text_input_tokens: tokenCount(input.text_tokens, '`text_tokens`'),
-      image_input_tokens: tokenCount(input.image_tokens, '`image_tokens`'),
-      audio_input_tokens: tokenCount(input.audio_tokens, '`audio_tokens`'),
-    }),
-  };
-}
 
 /** Width and height of a `WIDTHxHEIGHT` size string. */
 function dimensions(size: unknown): { width?: number; height?: number } {
@@ -72,7 +50,7 @@ function parseImages(body: unknown, status: number): Outcome {
   return {
     kind: 'success',
     content: `Generated ${plural(media.length, 'image')}.`,
-    usage: mediaUsage(root.usage),
+    usage: openAiUsage(root.usage),
     media,
     metadata: compact({ created: root.created, quality: root.quality, background: root.background }),
   };
@@ -120,7 +98,7 @@ function parseTranscription(body: unknown, status: number): Outcome {
   return {
     kind: 'success',
     content: root.text,
-    usage: mediaUsage(usage),
+    usage: openAiUsage(usage),
     metadata: compact({
       language: optionalString(root.language, '`language`'),
       audio_duration_s: typeof root.duration === 'number' ? root.duration : undefined,
