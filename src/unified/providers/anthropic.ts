@@ -102,12 +102,11 @@ function parseMessage(body: unknown, status: number): Outcome {
     // Claude's streaming classifiers end a refused turn with stop_reason "refusal" and an explanation.
     const stopDetails = isJson(root.stop_details) ? root.stop_details : {};
     const explanation = typeof stopDetails.explanation === 'string' ? stopDetails.explanation : undefined;
-    const failure = contentFiltered(
+    return contentFiltered(
       explanation ?? 'The model refused to answer.',
       compact({ stop_details: root.stop_details }),
-      'content_filter',
+      metadata,
     );
-    return { ...failure, metadata: { ...metadata, ...failure.metadata } };
   }
   if (rawStop === undefined) throw new ShapeError('The message has no `stop_reason`.');
   return {

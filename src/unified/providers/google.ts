@@ -99,24 +99,16 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
   });
   const feedback = isJson(root.promptFeedback) ? root.promptFeedback : {};
   if (typeof feedback.blockReason === 'string') {
-    const failure = contentFiltered(
-      `The prompt was blocked (${feedback.blockReason}).`,
-      compact({ block_reason: feedback.blockReason, safety_ratings: feedback.safetyRatings }),
-      'content_filter',
-    );
-    return { ...failure, metadata: { ...metadata, ...failure.metadata } };
+    const details = compact({ block_reason: feedback.blockReason, safety_ratings: feedback.safetyRatings });
+    return contentFiltered(`The prompt was blocked (${feedback.blockReason}).`, details, metadata);
   }
   const first = expectArray(root.candidates, '`candidates`')[0];
   if (first === undefined) throw new ShapeError('`candidates` is empty and the prompt was not blocked.');
   const candidate = expectObject(first, 'The first candidate');
   const rawFinish = optionalString(candidate.finishReason, '`finishReason`');
   if (rawFinish !== undefined && BLOCKING_FINISH_REASONS.has(rawFinish)) {
-    const failure = contentFiltered(
-      `The output was blocked (${rawFinish}).`,
-      compact({ provider_finish_reason: rawFinish, safety_ratings: candidate.safetyRatings }),
-      'content_filter',
-    );
-    return { ...failure, metadata: { ...metadata, ...failure.metadata } };
+    const details = compact({ provider_finish_reason: rawFinish, safety_ratings: candidate.safetyRatings });
+    return contentFiltered(`The output was blocked (${rawFinish}).`, details, metadata);
   }
   if (rawFinish !== undefined && FAILING_FINISH_REASONS.has(rawFinish)) {
     return {

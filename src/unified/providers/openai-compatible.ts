@@ -79,14 +79,11 @@ export function parseChatCompletion(
   });
   const refusal = optionalString(message.refusal, '`message.refusal`');
   if (refusal !== undefined && refusal !== '') {
-    return contentFiltered(refusal, { refusal }, finish ?? 'content_filter');
+    return contentFiltered(refusal, { refusal }, metadata);
   }
   if (finish === 'content_filter') {
-    return contentFiltered(
-      'The provider stopped the output with its content filter.',
-      { provider_finish_reason: rawFinish },
-      finish,
-    );
+    const details = { provider_finish_reason: rawFinish };
+    return contentFiltered('The provider stopped the output with its content filter.', details, metadata);
   }
   if (finish === 'error') {
     // OpenRouter ends a choice with finish_reason "error" and puts the upstream error on the choice.

@@ -64,14 +64,11 @@ export function parseResponse(body: unknown, status: number): Outcome {
       );
     }
   }
-  if (refusal !== undefined) return contentFiltered(refusal, { refusal }, 'content_filter');
+  if (refusal !== undefined) return contentFiltered(refusal, { refusal }, metadata);
   const reason = isJson(root.incomplete_details) ? root.incomplete_details.reason : undefined;
   if (state === 'incomplete' && reason === 'content_filter') {
-    return contentFiltered(
-      'The provider stopped the output with its content filter.',
-      { incomplete_reason: reason },
-      'content_filter',
-    );
+    const details = { incomplete_reason: reason };
+    return contentFiltered('The provider stopped the output with its content filter.', details, metadata);
   }
   if (state === 'queued' || state === 'in_progress') {
     return {

@@ -1,5 +1,5 @@
 import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
-import type { FinishReason, MediaItem } from '../types.js';
+import type { MediaItem } from '../types.js';
 
 /** Token counts a provider reported, with its breakdown. */
 export interface ReportedUsage {
@@ -120,18 +120,18 @@ export function failureForStatus(
   };
 }
 
-/** A `CONTENT_FILTERED` failure outcome. */
+/** A `CONTENT_FILTERED` failure outcome, keeping the metadata found so far and marking the content-filter finish. */
 export function contentFiltered(
   message: string,
   details: Record<string, unknown>,
-  finish?: FinishReason,
+  metadata: Record<string, unknown> = {},
 ): FailureOutcome {
   return {
     kind: 'failure',
     code: 'CONTENT_FILTERED',
     message,
     details,
-    metadata: finish === undefined ? {} : { finish_reason: finish },
+    metadata: { ...metadata, finish_reason: 'content_filter' },
   };
 }
 

@@ -105,8 +105,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
     const message = reason ?? `The prediction ${state}.`;
     const details = compact({ prediction_status: state, provider_error: root.error ?? undefined });
     if (state === 'failed' && SAFETY_WORDING.test(message)) {
-      const failure = contentFiltered(message, details, 'content_filter');
-      return { ...failure, metadata: { ...metadata, ...failure.metadata } };
+      return contentFiltered(message, details, metadata);
     }
     // aborted: the prediction's deadline passed before it started; canceled and failed are job failures.
     const code = state === 'aborted' ? 'PROVIDER_TIMEOUT' : 'PROVIDER_ERROR';
