@@ -23,6 +23,8 @@ export interface ProviderFixture {
   stream?: boolean;
   /** Stream event payloads. */
   events?: unknown[];
+  /** A stream as raw SSE text. */
+  sse?: string;
   /** A partial envelope the output must match. */
   expect?: Record<string, unknown>;
 }

@@ -23,7 +23,8 @@ function run(fixture: ProviderFixture): UnifiedOutput {
     traceId: TRACE_ID,
     latencyMs: 123,
   };
-  if (fixture.stream === true) return normalizeStream({ ...common, events: fixture.events ?? [] });
+  if (fixture.stream === true)
+    return normalizeStream({ ...common, events: fixture.sse ?? fixture.events ?? [] });
   const body =
     fixture.body_base64 !== undefined
       ? fromBase64(fixture.body_base64)

@@ -13,19 +13,29 @@ export interface ReportedUsage {
 
 /** What a provider parser found in a body that succeeded. */
 export interface SuccessOutcome {
+  /** Discriminant. */
   kind: 'success';
+  /** The primary human-readable output. */
   content: string;
+  /** Token counts, absent when the provider reported none. */
   usage?: ReportedUsage | undefined;
+  /** Produced media, in the provider's order; the registry sorts them into the modality arrays. */
   media?: MediaItem[];
+  /** Provider facts for `metadata`. */
   metadata?: Record<string, unknown>;
 }
 
 /** What a provider parser found in a body that failed (an HTTP error, a refusal, a failed job). */
 export interface FailureOutcome {
+  /** Discriminant. */
   kind: 'failure';
+  /** The taxonomy code. */
   code: UnifiedErrorCode;
+  /** A sentence for people, usually the provider's own. */
   message: string;
+  /** Facts for `error.details` (HTTP status, provider code and type, the raw provider error). */
   details?: Record<string, unknown>;
+  /** Provider facts for `metadata`. */
   metadata?: Record<string, unknown>;
 }
 
