@@ -2,15 +2,56 @@
  * verdict: QZX Result Contract v1 compatible result envelopes.
  * The root export has no runtime dependencies and no `node:` imports: it runs in browsers and edge runtimes.
  */
-
-export type { ValidationWarning, Violation, ViolationCode } from './contract/codes.js';
-export { CONTRACT_SCHEMA_URL, VIOLATION_CODES } from './contract/codes.js';
-export type { VerdictErrorCode } from './contract/errors.js';
-export { isVerdictError, VERDICT_ERROR_CODES, VerdictError } from './contract/errors.js';
 export type {
+  CoreMemberName,
+  FailureFields,
+  FailureInput,
   FailureResult,
+  InvalidResultContract,
+  JsonSchema,
   ResultBase,
   ResultContract,
   ResultMeta,
+  StandardContractProps,
+  StandardContractSchema,
+  StandardIssue,
+  StandardResult,
+  SuccessFields,
   SuccessResult,
-} from './contract/types.js';
+  TextValidationReport,
+  ValidateOptions,
+  ValidationReport,
+  ValidationWarning,
+  VerdictErrorCode,
+  Violation,
+  ViolationCode,
+} from './contract/index.js';
+export {
+  CONTRACT_SCHEMA_URL,
+  ERROR_CODE_PATTERN,
+  ensureResult,
+  escapePointerToken,
+  fail,
+  INVALID_RESULT_CONTRACT,
+  isJsonObject,
+  isNonBlankString,
+  isVerdictError,
+  ok,
+  RESULT_CONTRACT_SCHEMA,
+  resultContractSchema,
+  VERDICT_ERROR_CODES,
+  VerdictError,
+  VIOLATION_CODES,
+  validateResult,
+  validateResultText,
+  WARNING_CODES,
+} from './contract/index.js';
+export type {
+  DuplicateMember,
+  ReadError,
+  ReadErrorReason,
+  ReadJsonResult,
+  ReadOptions,
+  ReadWarning,
+} from './json/index.js';
+export { DEFAULT_MAX_DEPTH, READ_ERROR_REASONS, readJson } from './json/index.js';

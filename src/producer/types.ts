@@ -121,4 +121,10 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
   errorCodes?: Readonly<Record<string, string>>;
   /** Does the work and returns a contract result; a thrown exception becomes `unexpected_error`. */
   run(input: CommandInput<O>, ctx: CommandContext): ResultContract | Promise<ResultContract>;
+  /**
+   * For commands whose product is another document (such as a unified AI envelope): given the guarded result,
+   * returns the document to print on stdout instead of the contract result, or `undefined` to print the result.
+   * The exit status still follows `success`; `context.json` says whether `--json` was given.
+   */
+  product?(result: ResultContract, context: { json: boolean }): unknown;
 }

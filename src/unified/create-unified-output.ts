@@ -1,4 +1,4 @@
-import { VerdictError } from '../contract/errors.js';
+import { VerdictError } from '../errors.js';
 import type { UnifiedErrorCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
 import type { MediaItem, UnifiedFailure, UnifiedMetadata, UnifiedSuccess, UnifiedUsage } from './types.js';

@@ -32,6 +32,9 @@ export async function fromHttpResponse(response: Response): Promise<UnifiedOutpu
   }
   const read = readBody(bytes);
   if (!read.ok) return invalid(traceId, response.status, read.message, {});
+  // An envelope that names a member twice is ambiguous: readers disagree on which value counts.
+  if (read.duplicates)
+    return invalid(traceId, response.status, 'The response body names a member twice.', {});
   const validation = validateUnifiedOutput(read.value);
   if (!validation.ok) {
     return invalid(traceId, response.status, 'The response body is not a valid unified output envelope.', {

@@ -1,20 +1,19 @@
-/** The outcome of {@link readBody}: the parsed JSON value, or why the text is not JSON. */
-export type BodyRead = { ok: true; value: unknown } | { ok: false; message: string };
+import { readJson } from '../json/index.js';
+
+/** The outcome of {@link readBody}: the parsed JSON value and whether a member name repeated, or why it is not JSON. */
+export type BodyRead = { ok: true; value: unknown; duplicates: boolean } | { ok: false; message: string };
 
 /**
- * Parse a JSON body (text or UTF-8 bytes); never throws.
- * The one place that parses JSON in `verdict/unified`, so switching to the strict reader is one edit.
+ * Parse a JSON body (text or UTF-8 bytes) with verdict's strict reader; never throws.
+ * The one place `verdict/unified` parses JSON: provider bodies tolerate repeated member names (the last one wins,
+ * as in `JSON.parse`), envelopes read by `fromHttpResponse` do not.
  */
 export function readBody(body: string | Uint8Array): BodyRead {
-  let text: string;
-  try {
-    text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return { ok: false, message: 'The body is not valid UTF-8.' };
+  const read = readJson(body);
+  if (!read.ok) {
+    const where =
+      read.error.line === undefined ? '' : ` (line ${read.error.line}, column ${read.error.column ?? 1})`;
+    return { ok: false, message: `The body is not JSON: ${read.error.message}${where}` };
   }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, message: `The body is not JSON: ${(error as Error).message}` };
-  }
+  return { ok: true, value: read.value, duplicates: read.duplicates.length > 0 };
 }

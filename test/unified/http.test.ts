@@ -86,6 +86,15 @@ describe('fromHttpResponse', () => {
     });
   });
 
+  test('turns an envelope that names a member twice into INVALID_PROVIDER_RESPONSE', async () => {
+    const text = JSON.stringify(success).replace('"success":true', '"success":true,"success":false');
+    const output = await fromHttpResponse(new Response(text, { status: 200 }));
+    expect(output).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_PROVIDER_RESPONSE', message: 'The response body names a member twice.' },
+    });
+  });
+
   test('turns JSON that is not an envelope into INVALID_PROVIDER_RESPONSE with the violations', async () => {
     const output = await fromHttpResponse(Response.json({ ok: true }));
     expect(output.success).toBe(false);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isVerdictError } from '../../src/contract/errors.js';
+import { isVerdictError } from '../../src/errors.js';
 import {
   createUnifiedFailure,
   createUnifiedSuccess,

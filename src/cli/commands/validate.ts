@@ -1,0 +1,140 @@
+import { fail, ok } from '../../contract/builders.js';
+import { CONTRACT_SCHEMA_URL, type ValidationWarning, type Violation } from '../../contract/codes.js';
+import { validateResultText } from '../../contract/validate-result-text.js';
+import type { ReadError } from '../../json/types.js';
+import { defineCommand } from '../../producer/define-command.js';
+import { readInput } from '../../producer/read-input.js';
+import type { CommandIo } from '../../producer/types.js';
+import { validateLines } from '../validate-lines.js';
+
+/** The verdict on one input of `verdict validate`. */
+export interface InputVerdict {
+  /** The path as given (`-` for standard input). */
+  file: string;
+  /** True when the input was read and conforms. */
+  conformant: boolean;
+  /** Every violation found. */
+  violations: Violation[];
+  /** Remarks that do not break the contract. */
+  warnings: ValidationWarning[];
+  /** Why the input could not be read, when it could not. */
+  read_error?: ReadError;
+}
+
+function label(file: string): string {
+  return file === '-' ? 'standard input' : file;
+}
+
+/** Reads and validates one input. */
+export async function validateInput(
+  file: string,
+  io: CommandIo,
+  maxBytes: number | undefined,
+): Promise<InputVerdict> {
+  const input = await readInput(file, io, maxBytes === undefined ? {} : { maxBytes });
+  if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
+  const report = validateResultText(input.bytes, maxBytes === undefined ? {} : { maxBytes });
+  if (report.readError)
+    return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
+  return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
+}
+
+function describeReadError(error: ReadError): string {
+  const where = error.line === undefined ? '' : ` (line ${error.line}, column ${error.column ?? '?'})`;
+  return `${error.reason}: ${error.message}${where}`;
+}
+
+/** `verdict validate`: checks result documents against QZX Result Contract v1. */
+export const validateCommand = defineCommand({
+  name: 'validate',
+  description:
+    'Check JSON documents against QZX Result Contract v1. Reads each FILE (or standard input for - or when no FILE is given) strictly: UTF-8 only, exactly one JSON value, no duplicate member names. Reports every violation.',
+  options: {
+    jsonl: {
+      type: 'boolean',
+      description:
+        'Treat the input as newline-delimited JSON: one document per line, validated in constant memory.',
+    },
+    'max-bytes': {
+      type: 'integer',
+      description: 'Largest input (in --jsonl mode: largest line) accepted, in bytes.',
+      min: 1,
+      valueName: 'N',
+    },
+  },
+  positionals: [
+    { name: 'FILE', description: 'A file to validate, or - for standard input.', variadic: true },
+  ],
+  errorCodes: {
+    contract_violation: 'An input was read but does not conform to the contract.',
+    invalid_json_input:
+      'An input could not be read as one strict JSON document (details.read_error says why).',
+    invalid_arguments: 'The command line is wrong.',
+  },
+  async run({ options, positionals }, ctx) {
+    const files = positionals.length > 0 ? positionals : ['-'];
+    if (files.length === 1 && files[0] === '-' && ctx.io.stdin.isTTY) {
+      return fail('No input: give a FILE, or pipe a document into standard input.', {
+        error: 'Standard input is a terminal and no FILE was given.',
+        error_code: 'invalid_arguments',
+      });
+    }
+    if (options.jsonl) {
+      if (files.length > 1) {
+        return fail('--jsonl takes one input: a FILE or - for standard input.', {
+          error: `${files.length} inputs were given with --jsonl.`,
+          error_code: 'invalid_arguments',
+        });
+      }
+      return validateLines(files[0] as string, ctx, options['max-bytes']);
+    }
+
+    const inputs: InputVerdict[] = [];
+    for (const file of files) inputs.push(await validateInput(file, ctx.io, options['max-bytes']));
+    const warnings = inputs.flatMap((input) =>
+      input.warnings.map((w) => `${label(input.file)}: ${w.code}: ${w.message}`),
+    );
+    const details: Record<string, unknown> = { contract: CONTRACT_SCHEMA_URL, inputs };
+    const unreadable = inputs.filter((input) => input.read_error !== undefined);
+    const failing = inputs.filter((input) => !input.conformant);
+    const extra = warnings.length > 0 ? { warnings } : {};
+    if (failing.length === 0) {
+      const message =
+        inputs.length === 1
+          ? `${label(files[0] as string)} conforms to QZX Result Contract v1.`
+          : `All ${inputs.length} inputs conform to QZX Result Contract v1.`;
+      return ok(message, { details, ...extra });
+    }
+    const first = unreadable[0];
+    if (first?.read_error) details.read_error = first.read_error;
+    const counts = `${failing.length} of ${inputs.length} inputs do not conform`;
+    if (first?.read_error) {
+      return fail(
+        inputs.length === 1
+          ? `${label(first.file)} could not be read as one strict JSON document.`
+          : `${counts}: ${unreadable.length} could not be read as strict JSON.`,
+        {
+          error: `${label(first.file)}: ${describeReadError(first.read_error)}`,
+          error_code: 'invalid_json_input',
+          details,
+          ...extra,
+        },
+      );
+    }
+    const violations = failing.reduce((sum, input) => sum + input.violations.length, 0);
+    const firstViolation = failing[0]?.violations[0];
+    return fail(
+      inputs.length === 1
+        ? `${label(files[0] as string)} does not conform to QZX Result Contract v1 (${violations} violation${violations === 1 ? '' : 's'}).`
+        : `${counts} to QZX Result Contract v1 (${violations} violations).`,
+      {
+        error: firstViolation
+          ? `${firstViolation.code} at ${firstViolation.path || '(root)'}: ${firstViolation.message}`
+          : 'The input does not conform.',
+        error_code: 'contract_violation',
+        details,
+        ...extra,
+      },
+    );
+  },
+});

@@ -1,0 +1,146 @@
+import type { ResultContract } from '../contract/types.js';
+import type { CommandDefinition, CommandIo, OutputStream } from './types.js';
+
+/** ANSI styles, or none: the colours a rendering may use. */
+export interface Style {
+  /** Green text for success. */
+  ok(text: string): string;
+  /** Red text for failure. */
+  bad(text: string): string;
+  /** Yellow text for warnings. */
+  warn(text: string): string;
+  /** Dim text for secondary facts. */
+  dim(text: string): string;
+  /** Bold text for headings. */
+  bold(text: string): string;
+}
+
+const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const plain = (text: string) => text;
+
+/** Colours only on a terminal, and never when `NO_COLOR` is set to a non-empty value (no-color.org). */
+export function styleFor(stream: OutputStream, env: CommandIo['env']): Style {
+  const colour = stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+  if (!colour) return { ok: plain, bad: plain, warn: plain, dim: plain, bold: plain };
+  return { ok: wrap(32, 39), bad: wrap(31, 39), warn: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+const CORE = new Set(['success', 'message', 'error', 'error_code', 'details', 'warnings', 'meta']);
+const MAX_VALUE_CHARS = 300;
+
+function short(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > MAX_VALUE_CHARS
+    ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} characters)`
+    : text;
+}
+
+interface ListedViolation {
+  code?: unknown;
+  path?: unknown;
+  message?: unknown;
+}
+
+function violationLines(list: unknown, style: Style, indent: string): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((item: ListedViolation | string) => {
+    if (typeof item === 'string') return `${indent}${style.bad('✖')} ${item}`;
+    const where = typeof item.path === 'string' && item.path !== '' ? item.path : '(root)';
+    return `${indent}${style.bad('✖')} ${String(item.code)} ${style.dim(`at ${where}`)}: ${String(item.message)}`;
+  });
+}
+
+/**
+ * Renders a result for a person: the outcome and message, the failure, key evidence, violations and
+ * warnings. The `--json` document is the machine's view; this is only a reading aid.
+ */
+export function renderResult(result: ResultContract, style: Style): string {
+  const lines: string[] = [];
+  const record = result as unknown as Record<string, unknown>;
+  lines.push(result.success ? `${style.ok('✔')} ${result.message}` : `${style.bad('✖')} ${result.message}`);
+  if (!result.success) {
+    const code = result.error_code === undefined ? '' : style.dim(` [${result.error_code}]`);
+    if (result.error !== undefined) lines.push(`  ${style.bad('error:')} ${result.error}${code}`);
+    else lines.push(`  ${style.bad('error code:')} ${result.error_code}`);
+  }
+  for (const [key, value] of Object.entries(record)) {
+    if (CORE.has(key) || value === undefined) continue;
+    lines.push(`  ${style.bold(`${key}:`)} ${short(value)}`);
+  }
+  const details = result.details;
+  if (details !== undefined) {
+    for (const [key, value] of Object.entries(details)) {
+      if (key === 'violations' || key === 'contract') continue;
+      if (key === 'inputs' && Array.isArray(value)) {
+        for (const input of value as Record<string, unknown>[]) {
+          const mark = input.conformant === true ? style.ok('✔') : style.bad('✖');
+          lines.push(`  ${mark} ${String(input.file ?? input.name ?? '')}`);
+          lines.push(...violationLines(input.violations, style, '      '));
+          const readError = input.read_error as { reason?: unknown; message?: unknown } | undefined;
+          if (readError)
+            lines.push(
+              `      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`,
+            );
+          for (const warning of (input.warnings as { code?: unknown; message?: unknown }[] | undefined) ??
+            []) {
+            lines.push(`      ${style.warn('!')} ${String(warning.code)}: ${String(warning.message)}`);
+          }
+        }
+        continue;
+      }
+      lines.push(`  ${style.dim(`${key}:`)} ${short(value)}`);
+    }
+    lines.push(...violationLines(details.violations, style, '  '));
+  }
+  for (const warning of result.warnings ?? []) lines.push(`  ${style.warn('!')} ${warning}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function optionUsage(name: string, spec: CommandDefinition['options'][string]): string {
+  const flag = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
+  if (spec.type === 'boolean') return flag;
+  const value = spec.valueName ?? (spec.choices ? spec.choices.join('|') : spec.type.toUpperCase());
+  return `${flag} <${value}>`;
+}
+
+/** The `--help` text of a command, generated from its definition so it cannot drift from what is parsed. */
+export function renderHelp(definition: CommandDefinition, usagePrefix: string): string {
+  const positionals = (definition.positionals ?? [])
+    .map((p) => {
+      const name = p.variadic ? `${p.name}…` : p.name;
+      return p.required ? name : `[${name}]`;
+    })
+    .join(' ');
+  const lines = [
+    `Usage: ${usagePrefix} [options]${positionals ? ` ${positionals}` : ''}`,
+    '',
+    definition.description,
+    '',
+    'Options:',
+  ];
+  const rows: [string, string][] = Object.entries(definition.options).map(([name, spec]) => {
+    const notes: string[] = [];
+    if (spec.required) notes.push('required');
+    if (spec.default !== undefined) notes.push(`default: ${String(spec.default)}`);
+    if (spec.multiple) notes.push('repeatable');
+    return [
+      optionUsage(name, spec),
+      notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description,
+    ];
+  });
+  rows.push(['--json', 'Print exactly one JSON result document on stdout; progress goes to stderr.']);
+  rows.push(['-h, --help', 'Show this help.']);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  for (const p of definition.positionals ?? []) lines.push(`  ${p.name.padEnd(width)}  ${p.description}`);
+  if (definition.errorCodes && Object.keys(definition.errorCodes).length > 0) {
+    lines.push('', 'Error codes:');
+    const codeWidth = Math.max(...Object.keys(definition.errorCodes).map((c) => c.length));
+    for (const [code, meaning] of Object.entries(definition.errorCodes)) {
+      lines.push(`  ${code.padEnd(codeWidth)}  ${meaning}`);
+    }
+  }
+  lines.push('', 'Exit status: 0 success, 1 failure, 2 usage error.');
+  return `${lines.join('\n')}\n`;
+}

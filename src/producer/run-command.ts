@@ -1,0 +1,132 @@
+import { fail } from '../contract/builders.js';
+import { ensureResult } from '../contract/ensure-result.js';
+import type { ResultContract } from '../contract/types.js';
+import { parseArguments } from './parse-arguments.js';
+import { renderHelp, renderResult, styleFor } from './render.js';
+import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
+
+/** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
+export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/** How a command is invoked: the words that precede its arguments in usage lines. */
+export interface RunOptions {
+  /** Usage prefix for help text, such as `verdict tool findFiles`. Default: the command's name. */
+  usage?: string;
+}
+
+const INTERRUPTED = Symbol('interrupted');
+
+/** Error text for a thrown value, without a stack trace. */
+export function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error)
+    return thrown.message.trim() === '' ? thrown.name : `${thrown.name}: ${thrown.message}`;
+  const text = String(thrown);
+  return text.trim() === '' ? 'A blank value was thrown.' : text;
+}
+
+/** Prints one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
+export function emitResult(result: unknown, io: CommandIo, json: boolean): void {
+  if (json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else io.stdout.write(renderResult(result as ResultContract, styleFor(io.stdout, io.env)));
+}
+
+/** Adds the `meta` members the transport profile promises: command, duration and schema version. */
+export function withMeta(result: ResultContract, command: string, durationMs: number): ResultContract {
+  const meta = { ...result.meta, command, duration_ms: Math.max(0, durationMs), schema_version: 1 as const };
+  return { ...result, meta } as ResultContract;
+}
+
+/**
+ * Runs a command under the CLI JSON transport profile (SPEC §2) and returns the exit status; never calls
+ * `process.exit` and never throws. With `--json`, stdout receives exactly one guarded contract document.
+ * @example
+ * const status = await runCommand(hello, ['--name', 'Ada', '--json'], nodeIo());
+ */
+export async function runCommand<O extends OptionSpecs>(
+  definition: CommandDefinition<O>,
+  argv: readonly string[],
+  io: CommandIo,
+  options: RunOptions = {},
+): Promise<number> {
+  const started = io.now();
+  const parsed = parseArguments(argv, definition.options, definition.positionals);
+  const json = parsed.json;
+  if (parsed.help) {
+    io.stdout.write(renderHelp(definition as unknown as CommandDefinition, options.usage ?? definition.name));
+    return EXIT.success;
+  }
+  if (!parsed.ok) {
+    const usage = fail(`Invalid arguments for ${definition.name}: ${parsed.message}`, {
+      error: parsed.message,
+      error_code: 'invalid_arguments',
+      details: { usage: `Run ${options.usage ?? definition.name} --help for the options.` },
+    });
+    const final = withMeta(usage, definition.name, io.now() - started);
+    emitResult(final, io, json);
+    if (!json) io.stderr.write(`Run ${options.usage ?? definition.name} --help for the options.\n`);
+    return EXIT.usage;
+  }
+
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(io.signal?.reason);
+  if (io.signal?.aborted) controller.abort(io.signal.reason);
+  io.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const interrupted = new Promise<typeof INTERRUPTED>((resolve) => {
+    if (controller.signal.aborted) resolve(INTERRUPTED);
+    controller.signal.addEventListener('abort', () => resolve(INTERRUPTED), { once: true });
+  });
+  const ctx: CommandContext = {
+    progress: (message) => io.stderr.write(`${message}\n`),
+    log: (message) => io.stderr.write(`${message}\n`),
+    signal: controller.signal,
+    io,
+    json,
+  };
+
+  let outcome: unknown;
+  try {
+    const running = Promise.resolve().then(() =>
+      definition.run({ options: parsed.options as never, positionals: parsed.positionals }, ctx),
+    );
+    outcome = await Promise.race([running, interrupted]);
+    // The run may still settle after an interruption; its outcome no longer matters.
+    if (outcome === INTERRUPTED) running.catch(() => undefined);
+  } catch (thrown) {
+    outcome = fail(`${definition.name} failed unexpectedly.`, {
+      error: describeThrown(thrown),
+      error_code: 'unexpected_error',
+    });
+  } finally {
+    io.signal?.removeEventListener('abort', onOuterAbort);
+  }
+
+  let status: number;
+  let result: ResultContract;
+  if (outcome === INTERRUPTED) {
+    result = fail(`${definition.name} was interrupted before it finished.`, {
+      error: 'The run was interrupted (SIGINT).',
+      error_code: 'interrupted',
+    });
+    status = EXIT.interrupted;
+  } else {
+    result = ensureResult(outcome) as ResultContract;
+    // A usage error found by the command itself (not the parser) is still a usage error (SPEC §2).
+    status = result.success
+      ? EXIT.success
+      : result.error_code === 'invalid_arguments'
+        ? EXIT.usage
+        : EXIT.failure;
+  }
+  // Guarded again after meta is added, so nothing a definition says can let an invalid document out.
+  const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;
+  let product: unknown;
+  try {
+    product =
+      outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final, { json });
+  } catch {
+    product = undefined;
+  }
+  if (product !== undefined) io.stdout.write(`${JSON.stringify(product, null, 2)}\n`);
+  else emitResult(final, io, json);
+  return status;
+}
