@@ -26,7 +26,6 @@ export {
 } from './normalize-response.js';
 export { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
 export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
-export { UNIFIED_OUTPUT_SCHEMA_URL } from './schema-url.js';
 export {
   codeForProviderStatus,
   isUnifiedErrorCode,
@@ -48,7 +47,9 @@ export {
   type UnifiedSuccess,
   type UnifiedUsage,
 } from './types.js';
+export { UNIFIED_OUTPUT_SCHEMA, UNIFIED_OUTPUT_SCHEMA_URL } from './unified-output-schema.js';
 export { type UnifiedValidation, validateUnifiedOutput } from './validate-unified-output.js';
+export { type UnifiedTextValidation, validateUnifiedText } from './validate-unified-text.js';
 export {
   UNIFIED_VIOLATION_CODES,
   type UnifiedViolation,

@@ -25,6 +25,7 @@ export const UNIFIED_VIOLATION_CODES = {
   error_code_invalid: '`error.code` is not an UPPER_SNAKE_CASE string.',
   error_message_invalid: '`error.message` is not a non-empty string.',
   error_details_invalid: '`error.details` is missing or not an object.',
+  duplicate_member: 'An object names the same member twice (found when validating text).',
 } as const;
 
 /** A stable violation code of the unified output envelope. */

@@ -6,10 +6,12 @@ import {
   createUnifiedSuccess,
   FINISH_REASONS,
   UNIFIED_ERROR_CODES,
+  UNIFIED_OUTPUT_SCHEMA,
   UNIFIED_OUTPUT_SCHEMA_URL,
   UNIFIED_VIOLATION_CODES,
   type UnifiedViolationCode,
   validateUnifiedOutput,
+  validateUnifiedText,
 } from '../../src/unified/index.js';
 import { schema, validateWithAjv } from './unified-schema.js';
 
@@ -33,8 +35,11 @@ const FAILURE = {
   metadata: { trace_id: 'trc_123' },
 };
 
-/** One invalid envelope per violation code; the table must name every code of UNIFIED_VIOLATION_CODES. */
-const INVALID: Record<UnifiedViolationCode, [unknown, string]> = {
+/**
+ * One invalid envelope per violation code; the table must name every code of UNIFIED_VIOLATION_CODES except
+ * `duplicate_member`, which only text can show (tested with validateUnifiedText).
+ */
+const INVALID: Record<Exclude<UnifiedViolationCode, 'duplicate_member'>, [unknown, string]> = {
   not_an_object: [[SUCCESS], ''],
   success_not_boolean: [{ ...SUCCESS, success: 'true' }, '/success'],
   unknown_member: [{ ...SUCCESS, model: 'gpt-x' }, '/model'],
@@ -76,7 +81,9 @@ describe('validateUnifiedOutput', () => {
   });
 
   test('the table of invalid envelopes names every violation code', () => {
-    expect(Object.keys(INVALID).sort()).toEqual(Object.keys(UNIFIED_VIOLATION_CODES).sort());
+    expect([...Object.keys(INVALID), 'duplicate_member'].sort()).toEqual(
+      Object.keys(UNIFIED_VIOLATION_CODES).sort(),
+    );
   });
 
   test.each(Object.entries(INVALID))('reports %s', (code, [value, path]) => {
@@ -136,7 +143,35 @@ describe('validateUnifiedOutput', () => {
   });
 });
 
+describe('validateUnifiedText', () => {
+  test('reports a repeated member as duplicate_member with its path', () => {
+    const text = JSON.stringify(FAILURE).replace('"trace_id":"trc_123"', '"trace_id":"a","trace_id":"b"');
+    expect(validateUnifiedText(text)).toEqual({
+      valid: false,
+      violations: [{ code: 'duplicate_member', path: '/metadata/trace_id', message: expect.any(String) }],
+    });
+  });
+
+  test('returns why text that is not JSON could not be read', () => {
+    expect(validateUnifiedText('{"success": tru}')).toMatchObject({
+      valid: false,
+      readError: { reason: 'syntax', line: 1 },
+    });
+  });
+
+  test('agrees with validateUnifiedOutput on parsed text', () => {
+    expect(validateUnifiedText(JSON.stringify(SUCCESS))).toEqual({ valid: true, violations: [] });
+    expect(validateUnifiedText(JSON.stringify({ ...SUCCESS, usage: null })).violations).toEqual(
+      validateUnifiedOutput({ ...SUCCESS, usage: null }).violations,
+    );
+  });
+});
+
 describe('unified-output-v1.schema.json', () => {
+  test('is the document UNIFIED_OUTPUT_SCHEMA exports', () => {
+    expect(schema).toEqual(UNIFIED_OUTPUT_SCHEMA);
+  });
+
   test("has verdict's own $id and draft 2020-12", () => {
     expect(schema.$id).toBe(UNIFIED_OUTPUT_SCHEMA_URL);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
