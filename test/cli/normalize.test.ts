@@ -176,3 +176,64 @@ describe('verdict schema unified', () => {
     });
   });
 });
+
+describe('verdict validate --contract unified', () => {
+  beforeAll(() => {
+    writeFileSync(
+      join(dir, 'envelope.json'),
+      JSON.stringify({
+        success: true,
+        content: 'ok',
+        provider: 'openai',
+        usage: { input_tokens: 1, output_tokens: 1 },
+        metadata: { trace_id: 't' },
+        images: [],
+        files: [],
+        videos: [],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'half.json'),
+      '{"success":false,"provider":"system","metadata":{"trace_id":"t"},"content":"x"}',
+    );
+    writeFileSync(join(dir, 'twice.json'), '{"success":true,"success":true}');
+  });
+
+  async function validate(argv: string[]) {
+    const io = memoryIo({ cwd: dir });
+    const status = await run(['validate', '--contract', 'unified', '--json', ...argv], io);
+    return { status, doc: JSON.parse(io.stdout.text()) };
+  }
+
+  test('accepts a valid envelope, exit 0', async () => {
+    const { status, doc } = await validate(['envelope.json']);
+    expect(status).toBe(0);
+    expect(doc).toMatchObject({
+      success: true,
+      message: 'envelope.json conforms to the unified AI output contract.',
+      details: { contract: 'https://verdict.dev/schemas/unified-output-v1.schema.json' },
+    });
+  });
+
+  test('reports every unified violation code, exit 1', async () => {
+    const { status, doc } = await validate(['half.json', 'twice.json']);
+    expect(status).toBe(1);
+    expect(doc.error_code).toBe('contract_violation');
+    expect(doc.details.inputs[0].violations.map((v: { code: string }) => v.code)).toEqual([
+      'failure_with_success_member',
+      'error_invalid',
+    ]);
+    expect(doc.details.inputs[1].violations[0]).toMatchObject({ code: 'duplicate_member', path: '/success' });
+    expect(validateResult(doc).valid).toBe(true);
+  });
+
+  test('a normalized envelope passes', async () => {
+    const normalized = await normalize(['--format', 'openai.chat', 'chat.json']);
+    writeFileSync(join(dir, 'normalized.json'), normalized.text);
+    expect((await validate(['normalized.json'])).status).toBe(0);
+  });
+
+  test('--jsonl is a usage error with --contract unified', async () => {
+    expect((await validate(['--jsonl', 'envelope.json'])).status).toBe(2);
+  });
+});
