@@ -206,10 +206,13 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     return assembleFailure(source, outcome.code, outcome.message, outcome.details ?? {}, {
       ...base,
       ...outcome.metadata,
+      ...base,
     });
   }
+  // The call's own facts (trace id, provider request id, latency) come first and win over anything a parser found.
   return assembleSuccess(provider, outcome.content, outcome.usage, outcome.media ?? [], {
     ...base,
     ...outcome.metadata,
+    ...base,
   });
 }
