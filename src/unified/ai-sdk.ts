@@ -6,7 +6,7 @@
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { canonicalMediaType } from './classify-media.js';
 import { type HeadersLike, headerValue } from './header-value.js';
-import { openAiFailure } from './providers/openai-error.js';
+import { openAiFailure } from './providers/openai-failure.js';
 import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './status-for-code.js';

@@ -1,7 +1,7 @@
 import { mediaItemFromUrl } from '../classify-media.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
-import { openAiFailure } from './openai-error.js';
+import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
   compact,

@@ -1,6 +1,6 @@
 import type { MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
-import { openAiFailure } from './openai-error.js';
+import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
   compact,

@@ -4,7 +4,7 @@ import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { chatFormat } from './openai-compatible.js';
-import { openAiFailure } from './openai-error.js';
+import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
   compact,
