@@ -43,7 +43,9 @@ function parseImages(body: unknown, status: number): Outcome {
     const common = compact({ ...size, revised_prompt: revised });
     if (typeof image.b64_json === 'string')
       return { data: image.b64_json, media_type: `image/${format}`, ...common };
-    if (typeof image.url === 'string') return { ...mediaItemFromUrl(image.url), ...common };
+    // The Images API only makes images: a URL without a telling extension is still one.
+    if (typeof image.url === 'string')
+      return { media_type: `image/${format}`, ...mediaItemFromUrl(image.url), ...common };
     throw new ShapeError('An image has neither `b64_json` nor `url`.');
   });
   if (media.length === 0) throw new ShapeError('`data` holds no image.');

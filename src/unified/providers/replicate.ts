@@ -46,6 +46,8 @@ function splitOutput(output: unknown): { text: string | undefined; media: MediaI
   const media: MediaItem[] = [];
   const texts: string[] = [];
   for (const value of values) {
+    // Classifiers and scorers return numbers or booleans: their text form is the output.
+    if (typeof value === 'number' || typeof value === 'boolean') texts.push(String(value));
     if (typeof value !== 'string') continue;
     if (isUrl(value)) media.push(mediaItemFromUrl(value));
     else texts.push(value);
