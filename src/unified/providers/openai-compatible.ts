@@ -52,6 +52,23 @@ function messageText(content: unknown): string | undefined {
     .join('');
 }
 
+/** Base64 prefixes of audio container signatures (RIFF, ID3, MPEG frame sync, fLaC, OggS). */
+const AUDIO_SIGNATURES: readonly [string, string][] = [
+  ['UklGR', 'audio/wav'],
+  ['SUQz', 'audio/mpeg'],
+  ['//', 'audio/mpeg'],
+  ['ZkxhQ', 'audio/flac'],
+  ['T2dnUw', 'audio/ogg'],
+];
+
+/**
+ * The media type of chat audio output: the body does not name the format the request asked for, so it is read
+ * from the data's signature; headerless data is raw 16-bit PCM (the `pcm16` format).
+ */
+function sniffAudioType(base64: string): string {
+  return AUDIO_SIGNATURES.find(([prefix]) => base64.startsWith(prefix))?.[1] ?? 'audio/pcm';
+}
+
 /**
  * Parse a Chat Completions body (OpenAI, OpenRouter, any OpenAI-compatible server) into an outcome.
  * `extra` adds the facts one provider has beyond the common format.
@@ -96,6 +113,13 @@ export function parseChatCompletion(
   const calls = toolCalls(message.tool_calls);
   const media = messageImages(message.images);
   const audio = isJson(message.audio) ? message.audio : undefined;
+  if (typeof audio?.data === 'string' && audio.data !== '') {
+    media.push({
+      data: audio.data,
+      media_type: sniffAudioType(audio.data),
+      name: `audio-${String(audio.id ?? 'output')}`,
+    });
+  }
   const text = messageText(message.content) ?? optionalString(audio?.transcript, '`audio.transcript`');
   if (text === undefined && calls === undefined && media.length === 0) {
     throw new ShapeError('The message has neither content nor tool calls.');
