@@ -298,6 +298,11 @@ interface ErrorLike {
   errors?: unknown;
 }
 
+/** A URL without its query string, which may hold an API key (`?key=` on some Google endpoints). */
+function withoutQuery(url: unknown): string | undefined {
+  return typeof url === 'string' ? url.split(/[?#]/)[0] : undefined;
+}
+
 function hostProvider(url: unknown): string | undefined {
   try {
     return typeof url === 'string' ? API_HOSTS[new URL(url).hostname] : undefined;
@@ -326,7 +331,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   if (name === 'AI_APICallError') {
     const details = compact({
       is_retryable: typeof err.isRetryable === 'boolean' ? err.isRetryable : undefined,
-      url: err.url,
+      url: withoutQuery(err.url),
     });
     if (typeof err.statusCode !== 'number') {
       // No status: the request never got an answer (network failure, DNS, connection reset).

@@ -262,6 +262,23 @@ describe('fromAiSdkError', () => {
     });
   });
 
+  test('keeps the URL of a failed call without its query string, which may hold a key', () => {
+    const output = fromAiSdkError(
+      apiError(
+        400,
+        undefined,
+        'https://generativelanguage.googleapis.com/v1beta/models/x:generateContent?key=SECRET',
+      ),
+    );
+    expect(output).toMatchObject({
+      provider: 'google',
+      error: {
+        details: { url: 'https://generativelanguage.googleapis.com/v1beta/models/x:generateContent' },
+      },
+    });
+    expect(JSON.stringify(output)).not.toContain('SECRET');
+  });
+
   test('an APICallError without a status (network failure) is PROVIDER_UNAVAILABLE', () => {
     expect(
       fromAiSdkError(apiError(undefined, undefined, 'https://api.anthropic.com/v1/messages')),
