@@ -3,6 +3,7 @@ import type { CommandDefinition, CommandIo } from '../../producer/types.js';
 import { conformanceCommand } from './conformance.js';
 import { evidenceCommand } from './evidence.js';
 import { mcpCommand } from './mcp.js';
+import { normalizeCommand } from './normalize.js';
 import { schemaCommand } from './schema.js';
 import { runTool, toolListCommand } from './tool.js';
 import { validateCommand } from './validate.js';
@@ -40,6 +41,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'conformance',
     summary: 'Run a conformance suite manifest.',
     definition: conformanceCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'normalize',
+    summary: 'Turn a provider response into the unified AI output envelope.',
+    definition: normalizeCommand as unknown as CommandDefinition,
   },
   {
     name: 'schema',

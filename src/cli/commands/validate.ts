@@ -5,6 +5,11 @@ import type { ReadError } from '../../json/types.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { readInput } from '../../producer/read-input.js';
 import type { CommandIo } from '../../producer/types.js';
+import {
+  UNIFIED_OUTPUT_SCHEMA_URL,
+  type UnifiedViolation,
+  validateUnifiedText,
+} from '../../unified/index.js';
 import { validateLines } from '../validate-lines.js';
 
 /** The verdict on one input of `verdict validate`. */
@@ -14,11 +19,57 @@ export interface InputVerdict {
   /** True when the input was read and conforms. */
   conformant: boolean;
   /** Every violation found. */
-  violations: Violation[];
+  violations: (Violation | UnifiedViolation)[];
   /** Remarks that do not break the contract. */
   warnings: ValidationWarning[];
   /** Why the input could not be read, when it could not. */
   read_error?: ReadError;
+}
+
+/** What checking one input's bytes against a contract found. */
+type TextCheck =
+  | {
+      valid: boolean;
+      violations: (Violation | UnifiedViolation)[];
+      warnings: ValidationWarning[];
+      readError?: undefined;
+    }
+  | { valid: false; violations: []; warnings: ValidationWarning[]; readError: ReadError };
+
+/** A contract `verdict validate --contract` checks against. */
+interface ContractCheck {
+  /** The contract's name in messages. */
+  title: string;
+  /** The `$id` of its JSON Schema, reported in `details.contract`. */
+  url: string;
+  /** Reads and checks one input. */
+  check(bytes: Uint8Array, maxBytes?: number): TextCheck;
+}
+
+/** The contracts `verdict validate --contract` checks against, by name. */
+const CONTRACTS: { result: ContractCheck; unified: ContractCheck } = {
+  result: {
+    title: 'QZX Result Contract v1',
+    url: CONTRACT_SCHEMA_URL,
+    check: (bytes, maxBytes) => validateResultText(bytes, maxBytes === undefined ? {} : { maxBytes }),
+  },
+  unified: {
+    title: 'the unified AI output contract',
+    url: UNIFIED_OUTPUT_SCHEMA_URL,
+    check(bytes, maxBytes) {
+      const report = validateUnifiedText(bytes, maxBytes === undefined ? {} : { maxBytes });
+      return report.readError === undefined
+        ? { valid: report.valid, violations: report.violations, warnings: [] }
+        : { valid: false, violations: [], warnings: [], readError: report.readError };
+    },
+  },
+};
+
+/** A contract name `verdict validate --contract` accepts. */
+export type ContractName = keyof typeof CONTRACTS;
+
+function contractNamed(name: string): ContractCheck {
+  return name === 'unified' ? CONTRACTS.unified : CONTRACTS.result;
 }
 
 function label(file: string): string {
@@ -30,10 +81,11 @@ export async function validateInput(
   file: string,
   io: CommandIo,
   maxBytes: number | undefined,
+  contract: ContractName = 'result',
 ): Promise<InputVerdict> {
   const input = await readInput(file, io, maxBytes === undefined ? {} : { maxBytes });
   if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
-  const report = validateResultText(input.bytes, maxBytes === undefined ? {} : { maxBytes });
+  const report = contractNamed(contract).check(input.bytes, maxBytes);
   if (report.readError)
     return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
@@ -50,6 +102,14 @@ export const validateCommand = defineCommand({
   description:
     'Check JSON documents against QZX Result Contract v1. Reads each FILE (or standard input for - or when no FILE is given) strictly: UTF-8 only, exactly one JSON value, no duplicate member names. Reports every violation.',
   options: {
+    contract: {
+      type: 'string',
+      choices: ['result', 'unified'],
+      default: 'result',
+      valueName: 'NAME',
+      description:
+        'The contract to check: result (QZX Result Contract v1) or unified (the unified AI output envelope).',
+    },
     jsonl: {
       type: 'boolean',
       description:
@@ -79,6 +139,13 @@ export const validateCommand = defineCommand({
         error_code: 'invalid_arguments',
       });
     }
+    const contract = contractNamed(options.contract);
+    if (options.jsonl && options.contract !== 'result') {
+      return fail('--jsonl checks QZX Result Contract v1 only.', {
+        error: `--jsonl cannot be combined with --contract ${options.contract}.`,
+        error_code: 'invalid_arguments',
+      });
+    }
     if (options.jsonl) {
       if (files.length > 1) {
         return fail('--jsonl takes one input: a FILE or - for standard input.', {
@@ -90,19 +157,20 @@ export const validateCommand = defineCommand({
     }
 
     const inputs: InputVerdict[] = [];
-    for (const file of files) inputs.push(await validateInput(file, ctx.io, options['max-bytes']));
+    for (const file of files)
+      inputs.push(await validateInput(file, ctx.io, options['max-bytes'], options.contract as ContractName));
     const warnings = inputs.flatMap((input) =>
       input.warnings.map((w) => `${label(input.file)}: ${w.code}: ${w.message}`),
     );
-    const details: Record<string, unknown> = { contract: CONTRACT_SCHEMA_URL, inputs };
+    const details: Record<string, unknown> = { contract: contract.url, inputs };
     const unreadable = inputs.filter((input) => input.read_error !== undefined);
     const failing = inputs.filter((input) => !input.conformant);
     const extra = warnings.length > 0 ? { warnings } : {};
     if (failing.length === 0) {
       const message =
         inputs.length === 1
-          ? `${label(files[0] as string)} conforms to QZX Result Contract v1.`
-          : `All ${inputs.length} inputs conform to QZX Result Contract v1.`;
+          ? `${label(files[0] as string)} conforms to ${contract.title}.`
+          : `All ${inputs.length} inputs conform to ${contract.title}.`;
       return ok(message, { details, ...extra });
     }
     const first = unreadable[0];
@@ -125,8 +193,8 @@ export const validateCommand = defineCommand({
     const firstViolation = failing[0]?.violations[0];
     return fail(
       inputs.length === 1
-        ? `${label(files[0] as string)} does not conform to QZX Result Contract v1 (${violations} violation${violations === 1 ? '' : 's'}).`
-        : `${counts} to QZX Result Contract v1 (${violations} violations).`,
+        ? `${label(files[0] as string)} does not conform to ${contract.title} (${violations} violation${violations === 1 ? '' : 's'}).`
+        : `${counts} to ${contract.title} (${violations} violations).`,
       {
         error: firstViolation
           ? `${firstViolation.code} at ${firstViolation.path || '(root)'}: ${firstViolation.message}`

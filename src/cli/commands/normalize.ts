@@ -1,0 +1,120 @@
+import { fail, ok } from '../../contract/builders.js';
+import { defineCommand } from '../../producer/define-command.js';
+import { readInput } from '../../producer/read-input.js';
+import {
+  isUnifiedFormat,
+  normalizeResponse,
+  normalizeStream,
+  readHeaderLines,
+  STREAM_FORMATS,
+  traceIdFrom,
+  UNIFIED_ERROR_CODES,
+  UNIFIED_FORMATS,
+  type UnifiedOutput,
+} from '../../unified/index.js';
+
+function usageError(message: string, error: string) {
+  return fail(message, { error, error_code: 'invalid_arguments' });
+}
+
+/** The error codes of a failure envelope, as the contract result spells them (`RATE_LIMITED` → `rate_limited`). */
+const ENVELOPE_FAILURES = Object.fromEntries(
+  Object.entries(UNIFIED_ERROR_CODES).map(([code, { description }]) => [
+    code.toLowerCase(),
+    `The envelope is a failure with code ${code}: ${description}`,
+  ]),
+);
+
+/** `verdict normalize`: turns one provider response (or captured stream) into the unified AI output envelope. */
+export const normalizeCommand = defineCommand({
+  name: 'normalize',
+  description: `Turn a provider response body (FILE, or standard input for - or when no FILE is given) into the unified AI output envelope and print the envelope itself. FORMAT is one of: ${UNIFIED_FORMATS.join(', ')}. Exit 0 for a success envelope, 1 for a failure envelope, 2 for a usage error.`,
+  options: {
+    format: {
+      type: 'string',
+      required: true,
+      choices: UNIFIED_FORMATS,
+      valueName: 'FORMAT',
+      description: 'The wire format of the body.',
+    },
+    status: {
+      type: 'integer',
+      min: 100,
+      max: 599,
+      valueName: 'N',
+      description: "The provider's HTTP status (default 200).",
+    },
+    header: {
+      type: 'string',
+      multiple: true,
+      valueName: "'Name: value'",
+      description:
+        "A header of the provider's response (its request id goes to metadata.provider_request_id).",
+    },
+    'request-header': {
+      type: 'string',
+      multiple: true,
+      valueName: "'Name: value'",
+      description:
+        'A header of the incoming request the trace id is taken from (traceparent, x-request-id, x-trace-id).',
+    },
+    'trace-id': {
+      type: 'string',
+      valueName: 'ID',
+      description: 'The trace id, instead of taking it from --request-header.',
+    },
+    stream: {
+      type: 'boolean',
+      description: 'The input is a captured stream: raw SSE (event:/data: lines) or one JSON event per line.',
+    },
+  },
+  positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
+  errorCodes: {
+    invalid_arguments: 'The command line is wrong, or FILE could not be read.',
+    ...ENVELOPE_FAILURES,
+  },
+  async run({ options, positionals }, ctx) {
+    const file = positionals[0] ?? '-';
+    const format = options.format;
+    // The parser checks choices; this narrows the type for the normalizers.
+    if (!isUnifiedFormat(format))
+      return usageError(
+        `Unknown format ${format}.`,
+        `--format must be one of ${UNIFIED_FORMATS.join(', ')}.`,
+      );
+    if (options.stream && !STREAM_FORMATS.includes(format)) {
+      return usageError(
+        `${format} has no streaming form.`,
+        `--stream works with ${STREAM_FORMATS.join(', ')}.`,
+      );
+    }
+    const headers = readHeaderLines(options.header);
+    if (!headers.ok) return usageError(`Invalid --header: ${headers.message}`, headers.message);
+    const requestHeaders = readHeaderLines(options['request-header']);
+    if (!requestHeaders.ok)
+      return usageError(`Invalid --request-header: ${requestHeaders.message}`, requestHeaders.message);
+    const traceId = options['trace-id'] ?? traceIdFrom(requestHeaders.headers);
+    if (traceId.trim() === '') return usageError('--trace-id is empty.', 'Give a non-empty --trace-id.');
+    if (file === '-' && ctx.io.stdin.isTTY) {
+      return usageError(
+        'No input: give a FILE, or pipe a provider body into standard input.',
+        'Standard input is a terminal and no FILE was given.',
+      );
+    }
+    const input = await readInput(file, ctx.io);
+    if (!input.ok)
+      return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
+    const common = { format, status: options.status ?? 200, headers: headers.headers, traceId };
+    const envelope: UnifiedOutput = options.stream
+      ? normalizeStream({ ...common, events: new TextDecoder().decode(input.bytes) })
+      : normalizeResponse({ ...common, body: input.bytes });
+    if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
+    return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {
+      error: `${envelope.error.code}: ${envelope.error.message}`,
+      error_code: envelope.error.code.toLowerCase(),
+      envelope,
+    });
+  },
+  // The envelope is what this command produces (issue 6 §5): it is printed instead of the contract result.
+  product: (result) => (result as { envelope?: unknown }).envelope,
+});

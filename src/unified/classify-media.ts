@@ -1,0 +1,105 @@
+import type { MediaItem } from './types.js';
+
+/** Which modality array a media item belongs in. */
+export type MediaKind = 'images' | 'files' | 'videos';
+
+/** Media types of common output extensions, used to classify URLs and fill in `media_type`. */
+const EXTENSION_MEDIA_TYPES = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  svg: 'image/svg+xml',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  heic: 'image/heic',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  mkv: 'video/x-matroska',
+  avi: 'video/x-msvideo',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  opus: 'audio/opus',
+  flac: 'audio/flac',
+  aac: 'audio/aac',
+  m4a: 'audio/mp4',
+  pcm: 'audio/pcm',
+  pdf: 'application/pdf',
+  json: 'application/json',
+  txt: 'text/plain',
+  zip: 'application/zip',
+  glb: 'model/gltf-binary',
+} as const;
+
+/** Non-standard media type spellings some SDKs and servers emit, and their registered forms. */
+const MEDIA_TYPE_ALIASES: Readonly<Record<string, string>> = {
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'image/jpg': 'image/jpeg',
+};
+
+/** A media type in its registered form: lowercase, without parameters, aliases such as `audio/mp3` resolved. */
+export function canonicalMediaType(mediaType: string): string {
+  const bare = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return MEDIA_TYPE_ALIASES[bare] ?? bare;
+}
+
+/** The media type a file name or URL path suggests by its extension, if it is a known one. */
+export function mediaTypeFromName(nameOrUrl: string): string | undefined {
+  let path = nameOrUrl;
+  try {
+    path = new URL(nameOrUrl).pathname;
+  } catch {
+    // Not a URL: a bare file name.
+  }
+  const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return extension !== undefined && Object.hasOwn(EXTENSION_MEDIA_TYPES, extension)
+    ? EXTENSION_MEDIA_TYPES[extension as keyof typeof EXTENSION_MEDIA_TYPES]
+    : undefined;
+}
+
+/**
+ * Classify a media item into `images`, `videos` or `files` by its media type, else by its URL's extension;
+ * anything else (audio, documents, unknown) is a file.
+ */
+export function classifyMedia(item: MediaItem): MediaKind {
+  const mediaType =
+    item.media_type ??
+    (item.url === undefined ? undefined : mediaTypeFromName(item.url)) ??
+    (item.name === undefined ? undefined : mediaTypeFromName(item.name));
+  if (mediaType?.startsWith('image/')) return 'images';
+  if (mediaType?.startsWith('video/')) return 'videos';
+  return 'files';
+}
+
+/** A media item for a URL: a `data:` URL becomes base64 data with its media type, others keep the URL. */
+export function mediaItemFromUrl(url: string): MediaItem {
+  const dataUrl = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s.exec(url);
+  if (dataUrl?.[1] !== undefined && dataUrl[2] !== undefined)
+    return { data: dataUrl[2], media_type: dataUrl[1] };
+  const mediaType = mediaTypeFromName(url);
+  return mediaType === undefined ? { url } : { url, media_type: mediaType };
+}
+
+/** Sort media items into the three modality arrays, keeping their order. */
+export function sortMedia(items: readonly MediaItem[]): Record<MediaKind, MediaItem[]> {
+  const sorted: Record<MediaKind, MediaItem[]> = { images: [], files: [], videos: [] };
+  for (const item of items) sorted[classifyMedia(item)].push(item);
+  return sorted;
+}
+
+/** Base64 of some bytes, without `node:` Buffer so that it runs in browsers and edge runtimes. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const chunk = 0x8000;
+  for (let index = 0; index < bytes.length; index += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + chunk));
+  }
+  return btoa(binary);
+}

@@ -1,0 +1,57 @@
+/**
+ * verdict/unified: one envelope for every AI provider and modality (SPEC §5), its error taxonomy, trace ids,
+ * HTTP helpers and the provider normalizers. No `node:` imports and no dependency on the `ai` package.
+ */
+
+export { checkHttpCoherence, type HttpCoherence } from './check-http-coherence.js';
+export { canonicalMediaType, classifyMedia, type MediaKind, mediaTypeFromName } from './classify-media.js';
+export {
+  createUnifiedFailure,
+  createUnifiedSuccess,
+  type UnifiedFailureInput,
+  type UnifiedSuccessInput,
+} from './create-unified-output.js';
+export { fromHttpResponse } from './from-http-response.js';
+export type { HeadersLike } from './header-value.js';
+export {
+  isUnifiedFormat,
+  type NormalizeContext,
+  type NormalizeResponseInput,
+  type NormalizeStreamInput,
+  normalizeResponse,
+  normalizeStream,
+  STREAM_FORMATS,
+  UNIFIED_FORMATS,
+  type UnifiedFormat,
+} from './normalize-response.js';
+export { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
+export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
+export {
+  codeForProviderStatus,
+  isUnifiedErrorCode,
+  statusForCode,
+  UNIFIED_ERROR_CODES,
+  type UnifiedErrorCode,
+} from './status-for-code.js';
+export { toHttpResponse } from './to-http-response.js';
+export { createTraceId, parseTraceparent, traceIdFrom } from './trace-id-from.js';
+export {
+  FINISH_REASONS,
+  type FinishReason,
+  type MediaItem,
+  type UnifiedError,
+  type UnifiedFailure,
+  type UnifiedFailureMetadata,
+  type UnifiedMetadata,
+  type UnifiedOutput,
+  type UnifiedSuccess,
+  type UnifiedUsage,
+} from './types.js';
+export { UNIFIED_OUTPUT_SCHEMA, UNIFIED_OUTPUT_SCHEMA_URL } from './unified-output-schema.js';
+export { type UnifiedValidation, validateUnifiedOutput } from './validate-unified-output.js';
+export { type UnifiedTextValidation, validateUnifiedText } from './validate-unified-text.js';
+export {
+  UNIFIED_VIOLATION_CODES,
+  type UnifiedViolation,
+  type UnifiedViolationCode,
+} from './violation-codes.js';

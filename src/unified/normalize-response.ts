@@ -1,0 +1,218 @@
+import { assembleFailure, assembleSuccess } from './assemble-output.js';
+import { type HeadersLike, headerValue } from './header-value.js';
+import { parseEventStream } from './parse-event-stream.js';
+import { anthropicMessages } from './providers/anthropic.js';
+import type { FormatSpec, ParseContext } from './providers/format-spec.js';
+import { googleGenerateContent } from './providers/google.js';
+import {
+  openAiChat,
+  openAiImages,
+  openAiSpeech,
+  openAiTranscription,
+  openAiVideos,
+} from './providers/openai.js';
+import { openAiCompatibleChat } from './providers/openai-compatible.js';
+import { openAiResponses } from './providers/openai-responses.js';
+import { openRouterChat } from './providers/openrouter.js';
+import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
+import { replicatePrediction } from './providers/replicate.js';
+import { readBody } from './read-body.js';
+import { createTraceId } from './trace-id-from.js';
+import type { UnifiedOutput } from './types.js';
+
+/** The registry: every wire format verdict normalizes, by its fixed name (SPEC §5, issue 6 §5). */
+const FORMATS = {
+  'openai.chat': openAiChat,
+  'openai.responses': openAiResponses,
+  'openai.images': openAiImages,
+  'openai.speech': openAiSpeech,
+  'openai.transcription': openAiTranscription,
+  'openai.videos': openAiVideos,
+  'anthropic.messages': anthropicMessages,
+  'google.generate-content': googleGenerateContent,
+  'replicate.prediction': replicatePrediction,
+  'openrouter.chat': openRouterChat,
+  'openai-compatible.chat': openAiCompatibleChat,
+} as const satisfies Record<string, FormatSpec>;
+
+/** The name of a wire format, fixed so that scripts can rely on it. */
+export type UnifiedFormat = keyof typeof FORMATS;
+
+/** Every format name, in a stable order. */
+export const UNIFIED_FORMATS = Object.keys(FORMATS) as UnifiedFormat[];
+
+/** The formats that {@link normalizeStream} accepts. */
+export const STREAM_FORMATS = UNIFIED_FORMATS.filter((format) => 'assembleStream' in FORMATS[format]);
+
+/** True when `name` is a format name of {@link UNIFIED_FORMATS}. */
+export function isUnifiedFormat(name: unknown): name is UnifiedFormat {
+  return typeof name === 'string' && Object.hasOwn(FORMATS, name);
+}
+
+/** The facts of one provider call that every normalizer takes besides the body. */
+export interface NormalizeContext {
+  /** The wire format of the body. */
+  format: UnifiedFormat;
+  /** The provider's HTTP status; 200 when absent. */
+  status?: number | undefined;
+  /** The provider's response headers (its request id goes to `metadata.provider_request_id`). */
+  headers?: HeadersLike | undefined;
+  /** Wall time of the call in milliseconds, copied to `metadata.latency_ms`. */
+  latencyMs?: number | undefined;
+  /** Trace id of the incoming request (see `traceIdFrom`); generated when absent. */
+  traceId?: string | undefined;
+  /** Provider id to report instead of the format's (for example `groq` for `openai-compatible.chat`). */
+  provider?: string | undefined;
+}
+
+/** Input of {@link normalizeResponse}: the call's facts and the response body. */
+export interface NormalizeResponseInput extends NormalizeContext {
+  /** The body: text or bytes as received, or an already parsed JSON value. Speech bodies are bytes. */
+  body: unknown;
+}
+
+/** Input of {@link normalizeStream}: the call's facts and the stream's events. */
+export interface NormalizeStreamInput extends NormalizeContext {
+  /** The events' JSON payloads (parsed values or JSON text), or the raw captured stream text. */
+  events: readonly unknown[] | string;
+}
+
+const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]*$/;
+
+/**
+ * Turn one provider response into the unified envelope (SPEC §5): a success with content, usage and media, or a
+ * failure whose code follows the error taxonomy. Never throws: a body it cannot understand becomes an
+ * `INVALID_PROVIDER_RESPONSE` failure.
+ * @example
+ * const output = normalizeResponse({ format: 'openai.chat', status: res.status, headers: res.headers,
+ *   body: await res.text(), traceId: traceIdFrom(request.headers) });
+ */
+export function normalizeResponse(input: NormalizeResponseInput): UnifiedOutput {
+  return run(input, (spec, context) => {
+    const { status } = context;
+    let body = input.body;
+    if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+    if (
+      spec.binaryBody === true &&
+      status < 300 &&
+      (body instanceof Uint8Array || typeof body === 'string')
+    ) {
+      return spec.parseSuccess(body, context);
+    }
+    let text = '';
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+      const read = readBody(body);
+      if (read.ok) body = read.value;
+      else if (status >= 400) return spec.parseError(undefined, status, text);
+      else if (spec.parseText !== undefined && status < 300 && text.trim() !== '')
+        return spec.parseText(text, context);
+      else throw new ShapeError(read.message);
+    }
+    if (status >= 400) return spec.parseError(body, status, text);
+    if (status < 200 || status >= 300) throw new ShapeError(`HTTP ${status} is not a final answer.`);
+    return spec.parseSuccess(body, context);
+  });
+}
+
+/**
+ * Turn a captured stream (OpenAI Chat chunks, OpenAI Responses events, Anthropic events, Gemini chunks) into the
+ * same envelope as the equivalent non-streaming response; an error event anywhere yields a failure, and a stream
+ * that stops before its end yields `INVALID_PROVIDER_RESPONSE`. Never throws.
+ */
+export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
+  return run(input, (spec, context) => {
+    if (spec.assembleStream === undefined) {
+      return invalidRequest(`The format ${input.format} does not stream; use normalizeResponse.`);
+    }
+    let events: readonly unknown[];
+    if (typeof input.events === 'string') {
+      const parsed = parseEventStream(input.events);
+      if (!parsed.ok) throw new ShapeError(parsed.message);
+      events = parsed.events;
+    } else {
+      events = input.events.flatMap((event) => {
+        if (typeof event !== 'string') return [event];
+        if (event.trim() === '[DONE]') return [];
+        const read = readBody(event);
+        if (!read.ok) throw new ShapeError(`A stream event is not JSON: ${read.message}`);
+        return [read.value];
+      });
+    }
+    // A stream request refused before streaming answers with an ordinary error body.
+    if (context.status >= 400) return spec.parseError(events[0], context.status, '');
+    const assembly = spec.assembleStream(events);
+    return assembly.kind === 'body' ? spec.parseSuccess(assembly.body, context) : assembly;
+  });
+}
+
+function invalidRequest(message: string): FailureOutcome & { system: true } {
+  return { kind: 'failure', code: 'VALIDATION_ERROR', message, details: {}, system: true };
+}
+
+type Parse = (spec: FormatSpec, context: ParseContext) => Outcome | (FailureOutcome & { system: true });
+
+function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
+  const traceId =
+    typeof input.traceId === 'string' && input.traceId.trim() !== '' ? input.traceId : createTraceId();
+  if (!isUnifiedFormat(input.format)) {
+    return assembleFailure(
+      'system',
+      'VALIDATION_ERROR',
+      `Unknown format ${JSON.stringify(input.format)}; expected one of ${UNIFIED_FORMATS.join(', ')}.`,
+      {},
+      { trace_id: traceId },
+    );
+  }
+  const spec: FormatSpec = FORMATS[input.format];
+  const provider =
+    input.provider !== undefined && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
+  const status = input.status ?? 200;
+  const base: Record<string, unknown> = { trace_id: traceId };
+  const requestId = spec.requestIdHeaders
+    .map((name) => headerValue(input.headers, name)?.trim())
+    .find((value) => value);
+  if (requestId !== undefined) base.provider_request_id = requestId;
+  if (typeof input.latencyMs === 'number' && Number.isFinite(input.latencyMs) && input.latencyMs >= 0) {
+    base.latency_ms = input.latencyMs;
+  }
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    return assembleFailure(
+      'system',
+      'VALIDATION_ERROR',
+      `HTTP status ${String(status)} is not a status code.`,
+      {},
+      base,
+    );
+  }
+  let outcome: ReturnType<Parse>;
+  try {
+    outcome = parse(spec, { status, headers: input.headers });
+  } catch (error) {
+    // Parsers throw ShapeError for bodies they cannot understand; anything else thrown is treated the same way,
+    // because normalizing must never throw (SPEC §5).
+    const message =
+      error instanceof ShapeError ? error.message : `The body could not be read: ${String(error)}`;
+    return assembleFailure(
+      provider,
+      'INVALID_PROVIDER_RESPONSE',
+      `The ${input.format} response is not understood: ${message}`,
+      { http_status: status },
+      base,
+    );
+  }
+  if (outcome.kind === 'failure') {
+    const source = 'system' in outcome ? 'system' : provider;
+    return assembleFailure(source, outcome.code, outcome.message, outcome.details ?? {}, {
+      ...base,
+      ...outcome.metadata,
+      ...base,
+    });
+  }
+  // The call's own facts (trace id, provider request id, latency) come first and win over anything a parser found.
+  return assembleSuccess(provider, outcome.content, outcome.usage, outcome.media ?? [], {
+    ...base,
+    ...outcome.metadata,
+    ...base,
+  });
+}

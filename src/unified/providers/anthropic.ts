@@ -1,0 +1,192 @@
+import { readBody } from '../read-body.js';
+import type { UnifiedErrorCode } from '../status-for-code.js';
+import type { FinishReason } from '../types.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import {
+  compact,
+  contentFiltered,
+  errorMessage,
+  errorObject,
+  expectArray,
+  expectObject,
+  type FailureOutcome,
+  failureForStatus,
+  isJson,
+  type Json,
+  type Outcome,
+  optionalString,
+  type ReportedUsage,
+  ShapeError,
+  tokenCount,
+  usageDetails,
+} from './provider-outcome.js';
+
+/** Anthropic `stop_reason` values; `refusal` is handled apart as a `CONTENT_FILTERED` failure. */
+const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  pause_turn: 'other',
+  refusal: 'content_filter',
+};
+
+/** Anthropic error `type` values, which decide the code even when the HTTP status is 200 (stream errors). */
+const ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
+  invalid_request_error: 'VALIDATION_ERROR',
+  authentication_error: 'AUTHENTICATION_ERROR',
+  billing_error: 'INSUFFICIENT_CREDITS',
+  permission_error: 'PERMISSION_DENIED',
+  not_found_error: 'NOT_FOUND',
+  request_too_large: 'PAYLOAD_TOO_LARGE',
+  rate_limit_error: 'RATE_LIMITED',
+  api_error: 'PROVIDER_ERROR',
+  timeout_error: 'PROVIDER_TIMEOUT',
+  overloaded_error: 'PROVIDER_UNAVAILABLE',
+};
+
+/** The failure an Anthropic error body (`{ type: 'error', error: { type, message } }`) stands for. */
+function anthropicFailure(body: unknown, status: number, text = ''): FailureOutcome {
+  const error = errorObject(body);
+  const type = typeof error.type === 'string' ? error.type : undefined;
+  const details = compact({ provider_type: type, provider_error: isJson(body) ? body.error : undefined });
+  return failureForStatus(
+    status,
+    errorMessage(error, text),
+    details,
+    type === undefined ? undefined : ERROR_TYPES[type],
+  );
+}
+
+/** Anthropic usage: `input_tokens` excludes cache writes and reads, so SPEC §5 adds them back. */
+function anthropicUsage(value: unknown): ReportedUsage | undefined {
+  if (value === undefined || value === null) return undefined;
+  const usage = expectObject(value, '`usage`');
+  const uncached = tokenCount(usage.input_tokens, '`usage.input_tokens`') ?? 0;
+  const written = tokenCount(usage.cache_creation_input_tokens, '`usage.cache_creation_input_tokens`');
+  const read = tokenCount(usage.cache_read_input_tokens, '`usage.cache_read_input_tokens`');
+  return {
+    input: uncached + (written ?? 0) + (read ?? 0),
+    output: tokenCount(usage.output_tokens, '`usage.output_tokens`') ?? 0,
+    details: usageDetails({
+      uncached_input_tokens: uncached,
+      cache_creation_input_tokens: written,
+      cache_read_input_tokens: read,
+    }),
+  };
+}
+
+/** Parse an Anthropic Messages body into an outcome. */
+function parseMessage(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (root.type === 'error') return anthropicFailure(root, status);
+  const blocks = expectArray(root.content, '`content`');
+  const rawStop = optionalString(root.stop_reason, '`stop_reason`');
+  const finish = rawStop === undefined ? undefined : (STOP_REASONS[rawStop] ?? 'other');
+  const metadata = compact({
+    model: optionalString(root.model, '`model`'),
+    response_id: optionalString(root.id, '`id`'),
+    finish_reason: finish,
+    stop_sequence: optionalString(root.stop_sequence, '`stop_sequence`'),
+  });
+  const texts: string[] = [];
+  const calls: Json[] = [];
+  for (const entry of blocks) {
+    const block = expectObject(entry, 'A content block');
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'tool_use')
+      calls.push(compact({ id: block.id, name: block.name, arguments: block.input }));
+  }
+  if (rawStop === 'refusal') {
+    // Claude's streaming classifiers end a refused turn with stop_reason "refusal" and an explanation.
+    const stopDetails = isJson(root.stop_details) ? root.stop_details : {};
+    const explanation = typeof stopDetails.explanation === 'string' ? stopDetails.explanation : undefined;
+    return contentFiltered(
+      explanation ?? 'The model refused to answer.',
+      compact({ stop_details: root.stop_details }),
+      metadata,
+    );
+  }
+  if (rawStop === undefined) throw new ShapeError('The message has no `stop_reason`.');
+  return {
+    kind: 'success',
+    content: texts.join(''),
+    usage: anthropicUsage(root.usage),
+    metadata: compact({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
+  };
+}
+
+/** Fold Anthropic stream events into the final message; an `error` event ends the stream as a failure. */
+function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
+  let message: Json | undefined;
+  const blocks: Json[] = [];
+  const partialJson: string[] = [];
+  let stopped = false;
+  for (const event of events) {
+    const item = expectObject(event, 'A stream event');
+    switch (item.type) {
+      case 'error':
+        return anthropicFailure(item, 200);
+      case 'message_start':
+        message = { ...expectObject(item.message, '`message_start.message`') };
+        break;
+      case 'content_block_start': {
+        const index = typeof item.index === 'number' ? item.index : blocks.length;
+        blocks[index] = { ...expectObject(item.content_block, '`content_block`') };
+        break;
+      }
+      case 'content_block_delta': {
+        const index = typeof item.index === 'number' ? item.index : blocks.length - 1;
+        const block = blocks[index];
+        const delta = isJson(item.delta) ? item.delta : {};
+        if (block === undefined) throw new ShapeError('A delta arrived for a block that never started.');
+        if (delta.type === 'text_delta') block.text = String(block.text ?? '') + String(delta.text ?? '');
+        if (delta.type === 'input_json_delta')
+          partialJson[index] = (partialJson[index] ?? '') + String(delta.partial_json ?? '');
+        break;
+      }
+      case 'message_delta': {
+        if (message === undefined) throw new ShapeError('message_delta arrived before message_start.');
+        const delta = isJson(item.delta) ? item.delta : {};
+        Object.assign(
+          message,
+          compact({
+            stop_reason: delta.stop_reason,
+            stop_sequence: delta.stop_sequence,
+            stop_details: delta.stop_details,
+          }),
+        );
+        // message_delta usage is cumulative; it replaces the counts of message_start member by member.
+        if (isJson(item.usage))
+          message.usage = { ...(isJson(message.usage) ? message.usage : {}), ...compact(item.usage) };
+        break;
+      }
+      case 'message_stop':
+        stopped = true;
+        break;
+    }
+  }
+  if (message === undefined || !stopped) throw new ShapeError('The stream ended before message_stop.');
+  blocks.forEach((block, index) => {
+    const json = partialJson[index];
+    if (block.type === 'tool_use' && json !== undefined)
+      block.input = json === '' ? {} : parseToolInput(json);
+  });
+  return { kind: 'body', body: { ...message, content: blocks.filter(Boolean) } };
+}
+
+function parseToolInput(json: string): unknown {
+  const read = readBody(json);
+  if (!read.ok) throw new ShapeError('A tool_use block streamed input that is not JSON.');
+  return read.value;
+}
+
+/** `anthropic.messages`: the Anthropic Messages API. */
+export const anthropicMessages: FormatSpec = {
+  provider: 'anthropic',
+  requestIdHeaders: ['request-id', 'x-request-id'],
+  parseSuccess: (body, context) => parseMessage(body, context.status),
+  parseError: (body, status, text) => anthropicFailure(body, status, text),
+  assembleStream: assembleMessageStream,
+};

@@ -1,0 +1,31 @@
+import type { HeadersLike } from '../header-value.js';
+import type { FailureOutcome, Outcome } from './provider-outcome.js';
+
+/** What a parser may look at besides the body. */
+export interface ParseContext {
+  /** The provider's HTTP status. */
+  status: number;
+  /** The provider's response headers. */
+  headers: HeadersLike | undefined;
+}
+
+/** A stream folded into the body of the equivalent non-streaming response, or the failure it ended in. */
+export type StreamAssembly = { kind: 'body'; body: unknown } | FailureOutcome;
+
+/** How one wire format is read: one entry of the registry in `normalize-response.ts`. */
+export interface FormatSpec {
+  /** Normalized provider id of the envelopes. */
+  provider: string;
+  /** Response headers that carry the provider's own request id, in order of preference. */
+  requestIdHeaders: readonly string[];
+  /** True when a successful body is bytes (speech) rather than JSON. */
+  binaryBody?: boolean;
+  /** Parse a 2xx body (JSON value, or bytes when {@link binaryBody}). */
+  parseSuccess(body: unknown, context: ParseContext): Outcome;
+  /** Parse an error body (JSON value, or `undefined` when it was not JSON) sent with an HTTP error status. */
+  parseError(body: unknown, status: number, text: string): FailureOutcome;
+  /** Parse a 2xx body that is text but not JSON (plain-text transcriptions); absent means such a body is invalid. */
+  parseText?(text: string, context: ParseContext): Outcome;
+  /** Fold stream events (parsed JSON values) into a final body; absent means the format does not stream. */
+  assembleStream?(events: readonly unknown[]): StreamAssembly;
+}

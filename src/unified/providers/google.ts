@@ -1,0 +1,211 @@
+import { mediaTypeFromName } from '../classify-media.js';
+import type { UnifiedErrorCode } from '../status-for-code.js';
+import type { FinishReason, MediaItem } from '../types.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import {
+  compact,
+  contentFiltered,
+  embeddedStatus,
+  errorMessage,
+  errorObject,
+  expectArray,
+  expectObject,
+  type FailureOutcome,
+  failureForStatus,
+  isJson,
+  type Json,
+  type Outcome,
+  optionalString,
+  type ReportedUsage,
+  ShapeError,
+  tokenCount,
+  usageDetails,
+} from './provider-outcome.js';
+
+/** Gemini `finishReason` values that mean the output was blocked (safety, recitation, blocklists, PII). */
+const BLOCKING_FINISH_REASONS = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
+
+/** Gemini `finishReason` values that mean the model failed to produce a usable turn. */
+const FAILING_FINISH_REASONS = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
+
+/** The other Gemini `finishReason` values; unknown ones are `other`. */
+const FINISH_REASONS: Readonly<Record<string, FinishReason>> = { STOP: 'stop', MAX_TOKENS: 'length' };
+
+/** google.rpc `status` names of Gemini error bodies, which say more than the HTTP status alone. */
+const RPC_STATUSES: Readonly<Record<string, UnifiedErrorCode>> = {
+  INVALID_ARGUMENT: 'VALIDATION_ERROR',
+  FAILED_PRECONDITION: 'VALIDATION_ERROR',
+  OUT_OF_RANGE: 'VALIDATION_ERROR',
+  UNAUTHENTICATED: 'AUTHENTICATION_ERROR',
+  PERMISSION_DENIED: 'PERMISSION_DENIED',
+  NOT_FOUND: 'NOT_FOUND',
+  RESOURCE_EXHAUSTED: 'RATE_LIMITED',
+  INTERNAL: 'PROVIDER_ERROR',
+  UNKNOWN: 'PROVIDER_ERROR',
+  UNAVAILABLE: 'PROVIDER_UNAVAILABLE',
+  DEADLINE_EXCEEDED: 'PROVIDER_TIMEOUT',
+};
+
+/** The failure a Gemini error body (`{ error: { code, message, status, details } }`) stands for. */
+function googleFailure(body: unknown, status: number, text = ''): FailureOutcome {
+  const error = errorObject(body);
+  const rpcStatus = typeof error.status === 'string' ? error.status : undefined;
+  const details = compact({
+    provider_status: rpcStatus,
+    provider_error: isJson(body) ? body.error : undefined,
+  });
+  const code = rpcStatus === undefined ? undefined : RPC_STATUSES[rpcStatus];
+  return failureForStatus(embeddedStatus(status, error), errorMessage(error, text), details, code);
+}
+
+/** Gemini usage: SPEC §5 counts tool-use prompt tokens as input and thoughts as output. */
+function googleUsage(value: unknown): ReportedUsage | undefined {
+  if (value === undefined || value === null) return undefined;
+  const usage = expectObject(value, '`usageMetadata`');
+  const prompt = tokenCount(usage.promptTokenCount, '`promptTokenCount`');
+  const toolPrompt = tokenCount(usage.toolUsePromptTokenCount, '`toolUsePromptTokenCount`');
+  const candidates = tokenCount(usage.candidatesTokenCount, '`candidatesTokenCount`');
+  const thoughts = tokenCount(usage.thoughtsTokenCount, '`thoughtsTokenCount`');
+  return {
+    input: (prompt ?? 0) + (toolPrompt ?? 0),
+    output: (candidates ?? 0) + (thoughts ?? 0),
+    details: usageDetails({
+      prompt_tokens: prompt,
+      cached_input_tokens: tokenCount(usage.cachedContentTokenCount, '`cachedContentTokenCount`'),
+      tool_use_prompt_tokens: toolPrompt,
+      candidates_tokens: candidates,
+      reasoning_tokens: thoughts,
+      total_tokens: tokenCount(usage.totalTokenCount, '`totalTokenCount`'),
+    }),
+  };
+}
+
+/** Parse a Gemini `generateContent` body into an outcome. */
+function parseGenerateContent(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (isJson(root.error)) return googleFailure(root, status);
+  const metadata = compact({
+    model: optionalString(root.modelVersion, '`modelVersion`'),
+    response_id: optionalString(root.responseId, '`responseId`'),
+  });
+  const feedback = isJson(root.promptFeedback) ? root.promptFeedback : {};
+  if (typeof feedback.blockReason === 'string') {
+    const details = compact({ block_reason: feedback.blockReason, safety_ratings: feedback.safetyRatings });
+    return contentFiltered(`The prompt was blocked (${feedback.blockReason}).`, details, metadata);
+  }
+  const first = expectArray(root.candidates, '`candidates`')[0];
+  if (first === undefined) throw new ShapeError('`candidates` is empty and the prompt was not blocked.');
+  const candidate = expectObject(first, 'The first candidate');
+  const rawFinish = optionalString(candidate.finishReason, '`finishReason`');
+  if (rawFinish !== undefined && BLOCKING_FINISH_REASONS.has(rawFinish)) {
+    const details = compact({ provider_finish_reason: rawFinish, safety_ratings: candidate.safetyRatings });
+    return contentFiltered(`The output was blocked (${rawFinish}).`, details, metadata);
+  }
+  if (rawFinish !== undefined && FAILING_FINISH_REASONS.has(rawFinish)) {
+    return {
+      kind: 'failure',
+      code: 'PROVIDER_ERROR',
+      message: `The model failed to finish its turn (${rawFinish}).`,
+      details: { provider_finish_reason: rawFinish, finish_message: candidate.finishMessage ?? null },
+      metadata: { ...metadata, finish_reason: 'error' },
+    };
+  }
+  const content = isJson(candidate.content) ? candidate.content : {};
+  const parts = content.parts === undefined ? [] : expectArray(content.parts, '`content.parts`');
+  const texts: string[] = [];
+  const calls: Json[] = [];
+  const media: MediaItem[] = [];
+  for (const entry of parts) {
+    const part = expectObject(entry, 'A part');
+    // Thought summaries are reasoning, not the answer; their tokens are already counted as output.
+    if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
+    if (isJson(part.functionCall))
+      calls.push(
+        compact({
+          id: part.functionCall.id,
+          name: part.functionCall.name,
+          arguments: part.functionCall.args,
+        }),
+      );
+    if (isJson(part.inlineData) && typeof part.inlineData.data === 'string') {
+      media.push({
+        data: part.inlineData.data,
+        media_type: String(part.inlineData.mimeType ?? 'application/octet-stream'),
+      });
+    }
+    if (isJson(part.fileData) && typeof part.fileData.fileUri === 'string') {
+      const type =
+        optionalString(part.fileData.mimeType, '`fileData.mimeType`') ??
+        mediaTypeFromName(part.fileData.fileUri);
+      media.push(compact({ url: part.fileData.fileUri, media_type: type }) as MediaItem);
+    }
+  }
+  if (rawFinish === undefined && parts.length === 0)
+    throw new ShapeError('The candidate has neither parts nor a finishReason.');
+  const finish =
+    rawFinish === undefined
+      ? undefined
+      : calls.length > 0 && rawFinish === 'STOP'
+        ? 'tool_calls'
+        : (FINISH_REASONS[rawFinish] ?? 'other');
+  return {
+    kind: 'success',
+    content: texts.join(''),
+    usage: googleUsage(root.usageMetadata),
+    media,
+    metadata: compact({
+      ...metadata,
+      finish_reason: finish,
+      tool_calls: calls.length > 0 ? calls : undefined,
+    }),
+  };
+}
+
+/** Fold `streamGenerateContent` chunks into one response; a chunk with `error` ends the stream as a failure. */
+function assembleGenerateContentStream(events: readonly unknown[]): StreamAssembly {
+  const merged: Json = {};
+  const parts: unknown[] = [];
+  let candidate: Json | undefined;
+  for (const event of events) {
+    const chunk = expectObject(event, 'A stream chunk');
+    if (isJson(chunk.error)) return googleFailure(chunk, 200);
+    for (const key of ['usageMetadata', 'modelVersion', 'responseId', 'promptFeedback'] as const) {
+      if (chunk[key] !== undefined) merged[key] = chunk[key];
+    }
+    const first = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
+    if (!isJson(first)) continue;
+    candidate = { ...candidate, ...first };
+    if (isJson(first.content) && Array.isArray(first.content.parts)) parts.push(...first.content.parts);
+  }
+  const blocked = isJson(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
+  if (!blocked && candidate?.finishReason === undefined)
+    throw new ShapeError('The stream ended before a finishReason.');
+  const candidates = candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts } }];
+  return { kind: 'body', body: { ...merged, candidates } };
+}
+
+/** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */
+export const googleGenerateContent: FormatSpec = {
+  provider: 'google',
+  requestIdHeaders: ['x-goog-request-id', 'x-request-id'],
+  parseSuccess: (body, context) =>
+    // The REST stream without `alt=sse` is one JSON array of chunks.
+    Array.isArray(body)
+      ? fromAssembly(assembleGenerateContentStream(body), context.status)
+      : parseGenerateContent(body, context.status),
+  parseError: (body, status, text) => googleFailure(Array.isArray(body) ? body[0] : body, status, text),
+  assembleStream: assembleGenerateContentStream,
+};
+
+function fromAssembly(assembly: StreamAssembly, status: number): Outcome {
+  return assembly.kind === 'body' ? parseGenerateContent(assembly.body, status) : assembly;
+}

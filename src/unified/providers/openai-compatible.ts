@@ -1,0 +1,211 @@
+import { mediaItemFromUrl } from '../classify-media.js';
+import type { FinishReason, MediaItem } from '../types.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import { openAiFailure } from './openai-failure.js';
+import { openAiUsage } from './openai-usage.js';
+import {
+  compact,
+  contentFiltered,
+  expectArray,
+  expectObject,
+  isJson,
+  type Json,
+  type Outcome,
+  optionalString,
+  ShapeError,
+} from './provider-outcome.js';
+
+/** Chat Completions `finish_reason` values and what they normalize to; unknown values are `other`. */
+const CHAT_FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop',
+  length: 'length',
+  content_filter: 'content_filter',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  error: 'error',
+};
+
+function toolCalls(value: unknown): Json[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  return expectArray(value, '`tool_calls`').map((item) => {
+    const call = expectObject(item, 'A tool call');
+    const fn = isJson(call.function) ? call.function : {};
+    return compact({ id: call.id, name: fn.name, arguments: fn.arguments });
+  });
+}
+
+function messageImages(value: unknown): MediaItem[] {
+  // OpenRouter and some compatible servers return generated images as `message.images[].image_url.url`.
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const url = isJson(item) && isJson(item.image_url) ? item.image_url.url : undefined;
+    return typeof url === 'string' ? [mediaItemFromUrl(url)] : [];
+  });
+}
+
+function messageText(content: unknown): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  if (typeof content === 'string') return content;
+  // Some compatible servers send content as an array of `{ type: 'text', text }` parts.
+  return expectArray(content, '`message.content`')
+    .map((part) => (isJson(part) && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+/** Base64 prefixes of audio container signatures (RIFF, ID3, MPEG frame sync, fLaC, OggS). */
+const AUDIO_SIGNATURES: readonly [string, string][] = [
+  ['UklGR', 'audio/wav'],
+  ['SUQz', 'audio/mpeg'],
+  ['//', 'audio/mpeg'],
+  ['ZkxhQ', 'audio/flac'],
+  ['T2dnUw', 'audio/ogg'],
+];
+
+/**
+ * The media type of chat audio output: the body does not name the format the request asked for, so it is read
+ * from the data's signature; headerless data is raw 16-bit PCM (the `pcm16` format).
+ */
+function sniffAudioType(base64: string): string {
+  return AUDIO_SIGNATURES.find(([prefix]) => base64.startsWith(prefix))?.[1] ?? 'audio/pcm';
+}
+
+/**
+ * Parse a Chat Completions body (OpenAI, OpenRouter, any OpenAI-compatible server) into an outcome.
+ * `extra` adds the facts one provider has beyond the common format.
+ */
+export function parseChatCompletion(
+  body: unknown,
+  status: number,
+  extra?: (root: Json) => Record<string, unknown>,
+): Outcome {
+  const root = expectObject(body, 'The body');
+  if (root.error !== undefined && root.error !== null && root.choices === undefined)
+    return openAiFailure(root, status);
+  const first = expectArray(root.choices, '`choices`')[0];
+  if (first === undefined) throw new ShapeError('`choices` is empty.');
+  const choice = expectObject(first, 'The first choice');
+  const message = expectObject(choice.message, '`choices[0].message`');
+  const rawFinish = optionalString(choice.finish_reason, '`finish_reason`');
+  const finish: FinishReason | undefined =
+    rawFinish === undefined ? undefined : (CHAT_FINISH_REASONS[rawFinish] ?? 'other');
+  const metadata = compact({
+    model: optionalString(root.model, '`model`'),
+    response_id: optionalString(root.id, '`id`'),
+    finish_reason: finish,
+    ...extra?.(root),
+  });
+  const refusal = optionalString(message.refusal, '`message.refusal`');
+  if (refusal !== undefined && refusal !== '') {
+    return contentFiltered(refusal, { refusal }, metadata);
+  }
+  if (finish === 'content_filter') {
+    const details = { provider_finish_reason: rawFinish };
+    return contentFiltered('The provider stopped the output with its content filter.', details, metadata);
+  }
+  if (finish === 'error') {
+    // OpenRouter ends a choice with finish_reason "error" and puts the upstream error on the choice.
+    const failure = openAiFailure(
+      { error: isJson(choice.error) ? choice.error : { message: 'The upstream provider failed.' } },
+      status,
+    );
+    return { ...failure, metadata: { ...metadata, ...failure.metadata } };
+  }
+  const calls = toolCalls(message.tool_calls);
+  const media = messageImages(message.images);
+  const audio = isJson(message.audio) ? message.audio : undefined;
+  if (typeof audio?.data === 'string' && audio.data !== '') {
+    media.push({
+      data: audio.data,
+      media_type: sniffAudioType(audio.data),
+      name: `audio-${String(audio.id ?? 'output')}`,
+    });
+  }
+  const text = messageText(message.content) ?? optionalString(audio?.transcript, '`audio.transcript`');
+  if (text === undefined && calls === undefined && media.length === 0) {
+    throw new ShapeError('The message has neither content nor tool calls.');
+  }
+  return {
+    kind: 'success',
+    content: text ?? '',
+    usage: openAiUsage(root.usage),
+    media,
+    metadata: compact({ ...metadata, tool_calls: calls }),
+  };
+}
+
+interface ToolCallDraft {
+  id?: string;
+  type?: string;
+  function: { name: string; arguments: string };
+}
+
+/** Fold Chat Completions chunks into the equivalent `chat.completion` body; an error chunk ends the stream. */
+export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
+  const root: Json = {};
+  let content: string | undefined;
+  let refusal: string | undefined;
+  let finish: string | undefined;
+  let choiceError: unknown;
+  const calls: ToolCallDraft[] = [];
+  const images: unknown[] = [];
+  for (const event of events) {
+    const chunk = expectObject(event, 'A stream chunk');
+    if (chunk.error !== undefined && chunk.error !== null) return openAiFailure(chunk, 200);
+    for (const key of ['id', 'model', 'provider', 'created'] as const)
+      if (chunk[key] !== undefined) root[key] = chunk[key];
+    if (chunk.usage !== undefined && chunk.usage !== null) root.usage = chunk.usage;
+    const choice = Array.isArray(chunk.choices)
+      ? chunk.choices.find((item) => isJson(item) && (item.index ?? 0) === 0)
+      : undefined;
+    if (!isJson(choice)) continue;
+    const delta = isJson(choice.delta) ? choice.delta : {};
+    if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
+    if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
+    if (Array.isArray(delta.images)) images.push(...delta.images);
+    for (const item of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+      if (!isJson(item)) continue;
+      const index = typeof item.index === 'number' ? item.index : calls.length;
+      const draft = calls[index] ?? { function: { name: '', arguments: '' } };
+      calls[index] = draft;
+      if (typeof item.id === 'string') draft.id = item.id;
+      const fn = isJson(item.function) ? item.function : {};
+      if (typeof fn.name === 'string') draft.function.name += fn.name;
+      if (typeof fn.arguments === 'string') draft.function.arguments += fn.arguments;
+    }
+    if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
+    if (choice.error !== undefined) choiceError = choice.error;
+  }
+  if (finish === undefined) throw new ShapeError('The stream ended before a choice finished.');
+  const message = compact({
+    role: 'assistant',
+    content: content ?? null,
+    refusal,
+    tool_calls: calls.length > 0 ? calls.filter(Boolean) : undefined,
+    images: images.length > 0 ? images : undefined,
+  });
+  return {
+    kind: 'body',
+    body: { ...root, choices: [compact({ index: 0, message, finish_reason: finish, error: choiceError })] },
+  };
+}
+
+/** Builds the registry entry of a Chat Completions dialect. */
+export function chatFormat(
+  provider: string,
+  requestIdHeaders: readonly string[],
+  extra?: (root: Json) => Record<string, unknown>,
+): FormatSpec {
+  return {
+    provider,
+    requestIdHeaders,
+    parseSuccess: (body, context) => parseChatCompletion(body, context.status, extra),
+    parseError: (body, status, text) => openAiFailure(body, status, text),
+    assembleStream: assembleChatStream,
+  };
+}
+
+/** `openai-compatible.chat`: any server speaking Chat Completions (vLLM, Ollama, Groq, Together, LM Studio…). */
+export const openAiCompatibleChat: FormatSpec = chatFormat('openai-compatible', [
+  'x-request-id',
+  'request-id',
+]);

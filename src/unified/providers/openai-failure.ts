@@ -1,0 +1,69 @@
+import type { UnifiedErrorCode } from '../status-for-code.js';
+import {
+  bodySnippet,
+  compact,
+  embeddedStatus,
+  type FailureOutcome,
+  failureForStatus,
+  isJson,
+  saysContextLength,
+} from './provider-outcome.js';
+
+// OpenAI error `code`/`type` values whose meaning is sharper than the HTTP status (OpenAI error codes guide):
+// a 429 `insufficient_quota` is a billing problem, not a rate limit; a 400 `content_policy_violation` is a block.
+const OPENAI_ERROR_CODES: Readonly<Record<string, UnifiedErrorCode>> = {
+  insufficient_quota: 'INSUFFICIENT_CREDITS',
+  billing_hard_limit_reached: 'INSUFFICIENT_CREDITS',
+  context_length_exceeded: 'CONTEXT_LENGTH_EXCEEDED',
+  string_above_max_length: 'CONTEXT_LENGTH_EXCEEDED',
+  content_policy_violation: 'CONTENT_FILTERED',
+  content_filter: 'CONTENT_FILTERED',
+  moderation_blocked: 'CONTENT_FILTERED',
+  invalid_api_key: 'AUTHENTICATION_ERROR',
+  model_not_found: 'NOT_FOUND',
+  rate_limit_exceeded: 'RATE_LIMITED',
+};
+
+/**
+ * The failure an OpenAI-style error body (`{ error: { message, type, code, param } }`) stands for.
+ * `status` is the HTTP status, or the status the error carries itself when it arrived in a 2xx body or a stream
+ * (OpenRouter puts the HTTP status in a numeric `error.code`).
+ */
+export function openAiFailure(body: unknown, status: number, text = ''): FailureOutcome {
+  const error = isJson(body) && isJson(body.error) ? body.error : isJson(body) ? body : {};
+  const message =
+    typeof error.message === 'string'
+      ? error.message
+      : typeof (body as { error?: unknown } | undefined)?.error === 'string'
+        ? String((body as { error: string }).error)
+        : bodySnippet(text);
+  const code = typeof error.code === 'string' ? error.code : undefined;
+  const type = typeof error.type === 'string' ? error.type : undefined;
+  const effectiveStatus = embeddedStatus(status, error);
+  const mapped =
+    (code === undefined ? undefined : OPENAI_ERROR_CODES[code]) ??
+    (type === undefined ? undefined : OPENAI_ERROR_CODES[type]);
+  const details = compact({
+    provider_code: error.code ?? undefined,
+    provider_type: type,
+    param: error.param ?? undefined,
+    provider_error: isJson(body) ? body.error : undefined,
+  });
+  if (mapped !== undefined) return failureForStatus(effectiveStatus, message, details, mapped);
+  // OpenRouter's moderation answers 403 with the flagged input and reasons in `error.metadata`.
+  if (
+    isJson(error.metadata) &&
+    (error.metadata.flagged_input !== undefined || Array.isArray(error.metadata.reasons))
+  ) {
+    return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');
+  }
+  if (saysContextLength(code, message))
+    return failureForStatus(effectiveStatus, message, details, 'CONTEXT_LENGTH_EXCEEDED');
+  // An error that arrives in a 2xx body or mid-stream without its own status is a provider-side failure.
+  return failureForStatus(
+    effectiveStatus,
+    message,
+    details,
+    effectiveStatus < 400 ? 'PROVIDER_ERROR' : undefined,
+  );
+}

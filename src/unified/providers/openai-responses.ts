@@ -1,0 +1,128 @@
+import type { MediaItem } from '../types.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import { openAiFailure } from './openai-failure.js';
+import { openAiUsage } from './openai-usage.js';
+import {
+  compact,
+  contentFiltered,
+  expectArray,
+  expectObject,
+  isJson,
+  type Json,
+  type Outcome,
+  optionalString,
+  ShapeError,
+} from './provider-outcome.js';
+
+/** Parse a Responses API `response` object into an outcome. */
+export function parseResponse(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (root.object !== undefined && root.object !== 'response' && isJson(root.error))
+    return openAiFailure(root, status);
+  if (root.object === undefined && root.output === undefined && isJson(root.error))
+    return openAiFailure(root, status);
+  const state = optionalString(root.status, '`status`');
+  if (state === undefined) throw new ShapeError('The response has no `status`.');
+  const metadata = compact({
+    model: optionalString(root.model, '`model`'),
+    response_id: optionalString(root.id, '`id`'),
+  });
+  if (state === 'failed' || state === 'cancelled') {
+    const failure = openAiFailure(
+      { error: isJson(root.error) ? root.error : { message: `The response ${state}.` } },
+      status,
+    );
+    return { ...failure, metadata: { ...metadata, finish_reason: 'error' } };
+  }
+  const texts: string[] = [];
+  const calls: Json[] = [];
+  const media: MediaItem[] = [];
+  let refusal: string | undefined;
+  for (const entry of expectArray(root.output, '`output`')) {
+    const item = expectObject(entry, 'An output item');
+    if (item.type === 'message') {
+      const parts = expectArray(item.content, 'A message content');
+      const text = parts
+        .map((part) => {
+          if (!isJson(part)) return '';
+          if (part.type === 'refusal' && typeof part.refusal === 'string')
+            refusal = (refusal ?? '') + part.refusal;
+          return part.type === 'output_text' && typeof part.text === 'string' ? part.text : '';
+        })
+        .join('');
+      if (text !== '') texts.push(text);
+    } else if (item.type === 'function_call') {
+      calls.push(compact({ id: item.call_id, name: item.name, arguments: item.arguments }));
+    } else if (item.type === 'image_generation_call' && typeof item.result === 'string') {
+      const format = typeof item.output_format === 'string' ? item.output_format : 'png';
+      media.push(
+        compact({
+          data: item.result,
+          media_type: `image/${format}`,
+          revised_prompt: item.revised_prompt,
+        }) as MediaItem,
+      );
+    }
+  }
+  if (refusal !== undefined) return contentFiltered(refusal, { refusal }, metadata);
+  const reason = isJson(root.incomplete_details) ? root.incomplete_details.reason : undefined;
+  if (state === 'incomplete' && reason === 'content_filter') {
+    const details = { incomplete_reason: reason };
+    return contentFiltered('The provider stopped the output with its content filter.', details, metadata);
+  }
+  if (state === 'queued' || state === 'in_progress') {
+    return {
+      kind: 'success',
+      content: '',
+      usage: openAiUsage(root.usage),
+      metadata: { ...metadata, job_status: 'pending' },
+    };
+  }
+  if (state !== 'completed' && state !== 'incomplete')
+    throw new ShapeError(`Unknown response status ${JSON.stringify(state)}.`);
+  const finish =
+    state === 'incomplete'
+      ? reason === 'max_output_tokens'
+        ? 'length'
+        : 'other'
+      : calls.length > 0
+        ? 'tool_calls'
+        : 'stop';
+  return {
+    kind: 'success',
+    content: texts.join('\n\n'),
+    usage: openAiUsage(root.usage),
+    media,
+    metadata: compact({
+      ...metadata,
+      finish_reason: finish,
+      tool_calls: calls.length > 0 ? calls : undefined,
+    }),
+  };
+}
+
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** Fold Responses API stream events into the final `response`; an `error` event ends the stream as a failure. */
+function assembleResponsesStream(events: readonly unknown[]): StreamAssembly {
+  for (const event of events) {
+    const item = expectObject(event, 'A stream event');
+    if (item.type === 'error') {
+      // The error event carries code/message either at its top level or inside `error`.
+      return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
+    }
+    if (typeof item.type === 'string' && TERMINAL_EVENTS.has(item.type)) {
+      return { kind: 'body', body: expectObject(item.response, `\`${item.type}\`.response`) };
+    }
+  }
+  throw new ShapeError('The stream ended before response.completed, response.incomplete or response.failed.');
+}
+
+/** `openai.responses`: the OpenAI Responses API. */
+export const openAiResponses: FormatSpec = {
+  provider: 'openai',
+  requestIdHeaders: ['x-request-id'],
+  parseSuccess: (body, context) => parseResponse(body, context.status),
+  parseError: (body, status, text) => openAiFailure(body, status, text),
+  assembleStream: assembleResponsesStream,
+};

@@ -1,0 +1,193 @@
+import { canonicalMediaType, mediaItemFromUrl, toBase64 } from '../classify-media.js';
+import { headerValue } from '../header-value.js';
+import { readBody } from '../read-body.js';
+import type { MediaItem } from '../types.js';
+import type { FormatSpec } from './format-spec.js';
+import { chatFormat } from './openai-compatible.js';
+import { openAiFailure } from './openai-failure.js';
+import { openAiUsage } from './openai-usage.js';
+import {
+  compact,
+  expectArray,
+  expectObject,
+  isJson,
+  type Outcome,
+  optionalString,
+  ShapeError,
+} from './provider-outcome.js';
+
+const OPENAI_REQUEST_ID = ['x-request-id'] as const;
+
+/** `openai.chat`: OpenAI Chat Completions. */
+export const openAiChat: FormatSpec = chatFormat('openai', OPENAI_REQUEST_ID);
+
+/** Width and height of a `WIDTHxHEIGHT` size string. */
+function dimensions(size: unknown): { width?: number; height?: number } {
+  const match = typeof size === 'string' ? /^(\d+)x(\d+)$/.exec(size) : null;
+  return match === null ? {} : { width: Number(match[1]), height: Number(match[2]) };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Parse an Images API body (generations, edits, variations). */
+function parseImages(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (isJson(root.error) && root.data === undefined) return openAiFailure(root, status);
+  const format = typeof root.output_format === 'string' ? root.output_format : 'png';
+  const size = dimensions(root.size);
+  const media = expectArray(root.data, '`data`').map((entry): MediaItem => {
+    const image = expectObject(entry, 'An image');
+    const revised = optionalString(image.revised_prompt, '`revised_prompt`');
+    const common = compact({ ...size, revised_prompt: revised });
+    if (typeof image.b64_json === 'string')
+      return { data: image.b64_json, media_type: `image/${format}`, ...common };
+    // The Images API only makes images: a URL without a telling extension is still one.
+    if (typeof image.url === 'string')
+      return { media_type: `image/${format}`, ...mediaItemFromUrl(image.url), ...common };
+    throw new ShapeError('An image has neither `b64_json` nor `url`.');
+  });
+  if (media.length === 0) throw new ShapeError('`data` holds no image.');
+  return {
+    kind: 'success',
+    content: `Generated ${plural(media.length, 'image')}.`,
+    usage: openAiUsage(root.usage),
+    media,
+    metadata: compact({ created: root.created, quality: root.quality, background: root.background }),
+  };
+}
+
+const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/opus': 'opus',
+  'audio/ogg': 'ogg',
+  'audio/aac': 'aac',
+  'audio/flac': 'flac',
+  'audio/pcm': 'pcm',
+};
+
+/** Parse a speech body: the audio bytes, typed by the `content-type` header. */
+function parseSpeech(body: unknown, status: number, contentType: string | undefined): Outcome {
+  const mediaType = canonicalMediaType(contentType ?? '') || 'audio/mpeg';
+  if (typeof body === 'string' || mediaType === 'application/json') {
+    // A JSON body with a 2xx status is an error in disguise at best; it is never audio.
+    const read = readBody(typeof body === 'string' ? body : (body as Uint8Array));
+    if (read.ok && isJson(read.value) && isJson(read.value.error)) return openAiFailure(read.value, status);
+    throw new ShapeError('The speech body is not audio.');
+  }
+  if (!(body instanceof Uint8Array)) throw new ShapeError('The speech body is not bytes.');
+  if (body.length === 0) throw new ShapeError('The speech body is empty.');
+  const extension = AUDIO_EXTENSIONS[mediaType];
+  const file: MediaItem = { data: toBase64(body), media_type: mediaType };
+  if (extension !== undefined) file.name = `speech.${extension}`;
+  return {
+    kind: 'success',
+    content: `Generated speech audio (${mediaType}, ${body.length} bytes).`,
+    media: [file],
+    metadata: { audio_bytes: body.length },
+  };
+}
+
+/** Parse a transcription or translation JSON body (`json` and `verbose_json` response formats). */
+function parseTranscription(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (isJson(root.error) && root.text === undefined) return openAiFailure(root, status);
+  if (typeof root.text !== 'string') throw new ShapeError('The transcription has no `text`.');
+  const usage = isJson(root.usage) ? root.usage : undefined;
+  const seconds = usage?.type === 'duration' ? usage.seconds : undefined;
+  return {
+    kind: 'success',
+    content: root.text,
+    usage: openAiUsage(usage),
+    metadata: compact({
+      language: optionalString(root.language, '`language`'),
+      audio_duration_s: typeof root.duration === 'number' ? root.duration : undefined,
+      billed_audio_seconds: typeof seconds === 'number' ? seconds : undefined,
+      word_count: Array.isArray(root.words) ? root.words.length : undefined,
+      segment_count: Array.isArray(root.segments) ? root.segments.length : undefined,
+    }),
+  };
+}
+
+/** `openai.images`: the Images API (generations, edits, variations). */
+export const openAiImages: FormatSpec = {
+  provider: 'openai',
+  requestIdHeaders: OPENAI_REQUEST_ID,
+  parseSuccess: (body, context) => parseImages(body, context.status),
+  parseError: (body, status, text) => openAiFailure(body, status, text),
+};
+
+/** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes. */
+export const openAiSpeech: FormatSpec = {
+  provider: 'openai',
+  requestIdHeaders: OPENAI_REQUEST_ID,
+  binaryBody: true,
+  parseSuccess: (body, context) =>
+    parseSpeech(body, context.status, headerValue(context.headers, 'content-type')),
+  parseError: (body, status, text) => openAiFailure(body, status, text),
+};
+
+/** `openai.transcription`: `/v1/audio/transcriptions` and translations, JSON or plain text. */
+export const openAiTranscription: FormatSpec = {
+  provider: 'openai',
+  requestIdHeaders: OPENAI_REQUEST_ID,
+  parseSuccess: (body, context) => parseTranscription(body, context.status),
+  parseError: (body, status, text) => openAiFailure(body, status, text),
+  // The text, srt and vtt response formats answer with plain text.
+  parseText: (text) => ({ kind: 'success', content: text, metadata: { response_format: 'text' } }),
+};
+
+/** Parse a video job object of the Videos API. */
+function parseVideo(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (isJson(root.error) && root.status === undefined) return openAiFailure(root, status);
+  const id = optionalString(root.id, '`id`');
+  const state = optionalString(root.status, '`status`');
+  const metadata = compact({
+    model: optionalString(root.model, '`model`'),
+    video_id: id,
+    provider_status: state,
+    progress: typeof root.progress === 'number' ? root.progress : undefined,
+    expires_at: root.expires_at ?? undefined,
+  });
+  if (state === 'failed') {
+    const failure = openAiFailure(
+      { error: isJson(root.error) ? root.error : { message: 'The video job failed.' } },
+      status,
+    );
+    return { ...failure, metadata: { ...metadata, finish_reason: 'error' } };
+  }
+  if (state === 'queued' || state === 'in_progress') {
+    return {
+      kind: 'success',
+      content: `Video job ${state.replace('_', ' ')}.`,
+      metadata: { ...metadata, job_status: 'pending' },
+    };
+  }
+  if (state !== 'completed' || id === undefined)
+    throw new ShapeError('The body is not a video job with a known status.');
+  const seconds = Number(root.seconds);
+  // The Videos API serves the finished MP4 from /videos/{id}/content (authenticated); the job has no other URL.
+  const video: MediaItem = {
+    url: `https://api.openai.com/v1/videos/${encodeURIComponent(id)}/content`,
+    media_type: 'video/mp4',
+    ...dimensions(root.size),
+  };
+  if (Number.isFinite(seconds) && seconds >= 0 && root.seconds !== undefined) video.duration_s = seconds;
+  return {
+    kind: 'success',
+    content: 'Generated 1 video.',
+    media: [video],
+    metadata: { ...metadata, job_status: 'completed', finish_reason: 'stop' },
+  };
+}
+
+/** `openai.videos`: a video job of the Videos API (create or retrieve). */
+export const openAiVideos: FormatSpec = {
+  provider: 'openai',
+  requestIdHeaders: OPENAI_REQUEST_ID,
+  parseSuccess: (body, context) => parseVideo(body, context.status),
+  parseError: (body, status, text) => openAiFailure(body, status, text),
+};

@@ -1,0 +1,149 @@
+import { mediaItemFromUrl } from '../classify-media.js';
+import type { MediaItem } from '../types.js';
+import type { FormatSpec } from './format-spec.js';
+import {
+  bodySnippet,
+  compact,
+  contentFiltered,
+  expectObject,
+  type FailureOutcome,
+  failureForStatus,
+  isJson,
+  type Outcome,
+  optionalString,
+  type ReportedUsage,
+  ShapeError,
+  tokenCount,
+  usageDetails,
+} from './provider-outcome.js';
+
+/** Failure messages of models whose safety checker rejected the output or the input. */
+const SAFETY_WORDING = /\bnsfw\b|safety (checker|filter)|flagged as sensitive|content (policy|moderation)/i;
+
+/** The failure a Replicate error body (problem details: `{ title, detail, status }`) stands for. */
+function replicateFailure(body: unknown, status: number, text = ''): FailureOutcome {
+  const problem = isJson(body) ? body : {};
+  const message =
+    typeof problem.detail === 'string'
+      ? problem.detail
+      : typeof problem.title === 'string'
+        ? problem.title
+        : bodySnippet(text);
+  return failureForStatus(
+    status,
+    message,
+    compact({ provider_title: problem.title, provider_error: isJson(body) ? body : undefined }),
+  );
+}
+
+function isUrl(value: string): boolean {
+  return /^(https?:\/\/|data:)/i.test(value);
+}
+
+/** Split a prediction's output into text (language models stream tokens as an array of strings) and media. */
+function splitOutput(output: unknown): { text: string | undefined; media: MediaItem[] } {
+  const values = Array.isArray(output) ? output : isJson(output) ? Object.values(output) : [output];
+  const media: MediaItem[] = [];
+  const texts: string[] = [];
+  for (const value of values) {
+    // Classifiers and scorers return numbers or booleans: their text form is the output.
+    if (typeof value === 'number' || typeof value === 'boolean') texts.push(String(value));
+    if (typeof value !== 'string') continue;
+    if (isUrl(value)) media.push(mediaItemFromUrl(value));
+    else texts.push(value);
+  }
+  return { text: texts.length > 0 && !isJson(output) ? texts.join('') : undefined, media };
+}
+
+function describe(media: readonly MediaItem[]): string {
+  const counts = new Map<string, number>();
+  for (const item of media) {
+    const kind = item.media_type?.split('/')[0] ?? 'file';
+    const noun = kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file';
+    counts.set(noun, (counts.get(noun) ?? 0) + 1);
+  }
+  const parts = [...counts].map(
+    ([noun, count]) => `${count} ${noun}${count === 1 || noun === 'audio' ? '' : 's'}`,
+  );
+  return `Generated ${parts.join(' and ')}.`;
+}
+
+function replicateUsage(metrics: Record<string, unknown>): ReportedUsage | undefined {
+  const input = tokenCount(metrics.input_token_count, '`metrics.input_token_count`');
+  const output = tokenCount(metrics.output_token_count, '`metrics.output_token_count`');
+  if (input === undefined && output === undefined) return undefined;
+  return { input: input ?? 0, output: output ?? 0, details: usageDetails({}) };
+}
+
+/** Parse a Replicate prediction object; `failed`, `canceled` and `aborted` are failures even with HTTP 2xx. */
+function parsePrediction(body: unknown, status: number): Outcome {
+  const root = expectObject(body, 'The body');
+  if (root.status === undefined && (root.detail !== undefined || root.title !== undefined)) {
+    return replicateFailure(root, status < 400 ? 502 : status);
+  }
+  const state = optionalString(root.status, '`status`');
+  const metrics = isJson(root.metrics) ? root.metrics : {};
+  const predictTime = typeof metrics.predict_time === 'number' ? metrics.predict_time : undefined;
+  const metadata = compact({
+    model: optionalString(root.model, '`model`') ?? optionalString(root.version, '`version`'),
+    prediction_id: optionalString(root.id, '`id`'),
+    provider_status: state,
+    duration_ms: predictTime === undefined ? undefined : Math.round(predictTime * 1000),
+  });
+  if (state === 'starting' || state === 'processing') {
+    return {
+      kind: 'success',
+      content: `Prediction ${state}.`,
+      metadata: { ...metadata, job_status: 'pending' },
+    };
+  }
+  if (state === 'failed' || state === 'canceled' || state === 'aborted') {
+    const reason =
+      typeof root.error === 'string'
+        ? root.error
+        : isJson(root.error)
+          ? JSON.stringify(root.error)
+          : undefined;
+    const message = reason ?? `The prediction ${state}.`;
+    const details = compact({ prediction_status: state, provider_error: root.error ?? undefined });
+    if (state === 'failed' && SAFETY_WORDING.test(message)) {
+      return contentFiltered(message, details, metadata);
+    }
+    // aborted: the prediction's deadline passed before it started; canceled and failed are job failures.
+    const code = state === 'aborted' ? 'PROVIDER_TIMEOUT' : 'PROVIDER_ERROR';
+    return {
+      kind: 'failure',
+      code,
+      message,
+      details,
+      metadata: { ...metadata, job_status: state, finish_reason: 'error' },
+    };
+  }
+  if (state !== 'succeeded') throw new ShapeError(`Unknown prediction status ${JSON.stringify(state)}.`);
+  if (root.output === undefined || root.output === null)
+    throw new ShapeError('The prediction succeeded without output.');
+  const { text, media } = splitOutput(root.output);
+  if (text === undefined && media.length === 0 && !isJson(root.output)) {
+    throw new ShapeError('The prediction output holds neither text nor media.');
+  }
+  return {
+    kind: 'success',
+    content: text ?? (media.length > 0 ? describe(media) : 'Prediction succeeded.'),
+    usage: replicateUsage(metrics),
+    media,
+    metadata: compact({
+      ...metadata,
+      job_status: 'completed',
+      finish_reason: 'stop',
+      output: isJson(root.output) ? root.output : undefined,
+    }),
+  };
+}
+
+/** `replicate.prediction`: a Replicate prediction object (create with `Prefer: wait`, or a poll). */
+export const replicatePrediction: FormatSpec = {
+  provider: 'replicate',
+  requestIdHeaders: ['x-request-id'],
+  parseSuccess: (body, context) => parsePrediction(body, context.status),
+  parseError: (body, status, text) => replicateFailure(body, status, text),
+};

@@ -1,0 +1,37 @@
+import { assembleFailure } from './assemble-output.js';
+import { statusForCode } from './status-for-code.js';
+import { createTraceId } from './trace-id-from.js';
+import type { UnifiedFailure, UnifiedOutput } from './types.js';
+import { validateUnifiedOutput } from './validate-unified-output.js';
+
+/**
+ * Serve an envelope as a Web `Response`: status 200 for a success or the taxonomy's status for a failure,
+ * `content-type: application/json` and the trace id in `x-trace-id`. An envelope that does not validate is
+ * replaced by an `INTERNAL_ERROR` failure, so nothing invalid leaves; never throws.
+ * @example
+ * export default { fetch: async (request) => toHttpResponse(await answer(request)) };
+ */
+export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInit }): Response {
+  const checked = validateUnifiedOutput(envelope);
+  const served: UnifiedOutput = checked.ok ? checked.value : internalError(envelope, checked.violations);
+  const status = served.success ? 200 : (statusForCode(served.error.code) ?? 500);
+  const headers = new Headers(init?.headers);
+  headers.set('content-type', 'application/json');
+  headers.set('x-trace-id', served.metadata.trace_id);
+  return new Response(JSON.stringify(served), { status, headers });
+}
+
+function internalError(envelope: unknown, violations: unknown[]): UnifiedFailure {
+  const metadata = (envelope as { metadata?: { trace_id?: unknown } } | null)?.metadata;
+  const traceId =
+    typeof metadata?.trace_id === 'string' && metadata.trace_id.trim() !== ''
+      ? metadata.trace_id
+      : createTraceId();
+  return assembleFailure(
+    'system',
+    'INTERNAL_ERROR',
+    'The server produced an envelope that is not a valid unified output.',
+    { violations },
+    { trace_id: traceId },
+  );
+}

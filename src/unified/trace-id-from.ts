@@ -1,0 +1,44 @@
+import { type HeadersLike, headerValue } from './header-value.js';
+
+// W3C Trace Context §3.2: version-traceid-parentid-flags, lowercase hex; version ff is invalid and
+// version 00 has exactly four fields, while later versions may append fields after a dash.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZEROS_32 = '0'.repeat(32);
+const ZEROS_16 = '0'.repeat(16);
+/** Request ids taken from `x-request-id` / `x-trace-id`: visible ASCII, at most 256 characters. */
+const REQUEST_ID = /^[\x21-\x7e]{1,256}$/;
+
+/** The trace id of a W3C `traceparent` header value, or `undefined` when the value is not a valid traceparent. */
+export function parseTraceparent(value: string | undefined): string | undefined {
+  const match = value === undefined ? null : TRACEPARENT.exec(value.trim());
+  if (match === null) return undefined;
+  const [, version, traceId, parentId, , rest] = match;
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (traceId === ZEROS_32 || parentId === ZEROS_16) return undefined;
+  return traceId;
+}
+
+/** A new random trace id: 32 lowercase hex characters, usable as a W3C trace-id. */
+export function createTraceId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  // An all-zero trace id is invalid in W3C Trace Context; the odds are 2^-128 but the fix is one line.
+  if (bytes.every((byte) => byte === 0)) bytes[15] = 1;
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The trace id for a request (SPEC §5): the trace-id of a valid `traceparent`, else `x-request-id`, else
+ * `x-trace-id`, else a newly generated one.
+ * @example traceIdFrom({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' })
+ * // '4bf92f3577b34da6a3ce929d0e0e4736'
+ */
+export function traceIdFrom(headers?: HeadersLike): string {
+  const fromTraceparent = parseTraceparent(headerValue(headers, 'traceparent'));
+  if (fromTraceparent !== undefined) return fromTraceparent;
+  for (const name of ['x-request-id', 'x-trace-id']) {
+    const value = headerValue(headers, name)?.trim();
+    if (value !== undefined && REQUEST_ID.test(value)) return value;
+  }
+  return createTraceId();
+}

@@ -1,0 +1,213 @@
+import { FINISH_REASONS, type UnifiedOutput } from './types.js';
+import type { UnifiedViolation, UnifiedViolationCode } from './violation-codes.js';
+
+/** The outcome of {@link validateUnifiedOutput}: the typed envelope, or every violation found. */
+export type UnifiedValidation =
+  | { ok: true; value: UnifiedOutput; violations: [] }
+  | { ok: false; violations: UnifiedViolation[] };
+
+/** The members an envelope may carry at the top level (SPEC §5: provider facts go into `metadata`). */
+const TOP_LEVEL_MEMBERS = new Set([
+  'success',
+  'content',
+  'provider',
+  'usage',
+  'metadata',
+  'images',
+  'files',
+  'videos',
+  'error',
+]);
+const SUCCESS_ONLY_MEMBERS = ['content', 'usage', 'images', 'files', 'videos'] as const;
+const MEDIA_ARRAYS = ['images', 'files', 'videos'] as const;
+const PROVIDER_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+const MEDIA_TYPE_PATTERN = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;.*)?$/i;
+const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
+
+type Record_ = Record<string, unknown>;
+
+function isObject(value: unknown): value is Record_ {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isNonNegative(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** How each known metadata key is typed; unknown keys are not checked. */
+const METADATA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
+  model: [isNonEmptyString, 'a non-empty string'],
+  provider_request_id: [isNonEmptyString, 'a non-empty string'],
+  latency_ms: [isNonNegative, 'a finite number >= 0'],
+  duration_ms: [isNonNegative, 'a finite number >= 0'],
+  usage_reported: [(value) => typeof value === 'boolean', 'a boolean'],
+  usage_details: [
+    (value) => isObject(value) && Object.values(value).every(isNonNegative),
+    'an object of numbers >= 0',
+  ],
+};
+
+/** How each optional media member is typed. */
+const MEDIA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
+  url: [isNonEmptyString, 'a non-empty string'],
+  data: [(value) => isNonEmptyString(value) && BASE64_PATTERN.test(value), 'a non-empty base64 string'],
+  media_type: [
+    (value) => typeof value === 'string' && MEDIA_TYPE_PATTERN.test(value),
+    'a media type like image/png',
+  ],
+  width: [(value) => isCount(value) && (value as number) > 0, 'a positive integer'],
+  height: [(value) => isCount(value) && (value as number) > 0, 'a positive integer'],
+  duration_s: [isNonNegative, 'a finite number >= 0'],
+  revised_prompt: [(value) => typeof value === 'string', 'a string'],
+  name: [isNonEmptyString, 'a non-empty string'],
+};
+
+function pointer(...segments: (string | number)[]): string {
+  return segments.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/**
+ * Check a value against the unified output envelope (SPEC §5) and report every violation; never throws.
+ * @example
+ * const result = validateUnifiedOutput(JSON.parse(body));
+ * if (!result.ok) console.error(result.violations.map((v) => `${v.code} at ${v.path}`));
+ */
+export function validateUnifiedOutput(value: unknown): UnifiedValidation {
+  const violations: UnifiedViolation[] = [];
+  const report = (code: UnifiedViolationCode, path: string, message: string) => {
+    violations.push({ code, path, message });
+  };
+  if (!isObject(value)) {
+    report('not_an_object', '', 'The envelope is not a JSON object.');
+    return { ok: false, violations };
+  }
+  for (const key of Object.keys(value)) {
+    if (!TOP_LEVEL_MEMBERS.has(key)) {
+      report(
+        'unknown_member',
+        pointer(key),
+        `\`${key}\` is not an envelope member; put provider facts in metadata.`,
+      );
+    }
+  }
+  if (typeof value.success !== 'boolean') {
+    report('success_not_boolean', '/success', '`success` must be a boolean.');
+  }
+  if (typeof value.provider !== 'string' || !PROVIDER_PATTERN.test(value.provider)) {
+    report('provider_invalid', '/provider', '`provider` must be a lowercase id such as openai or system.');
+  }
+  checkMetadata(value.metadata, report);
+  if (value.success === true) checkSuccess(value, report);
+  if (value.success === false) checkFailure(value, report);
+  return violations.length === 0
+    ? { ok: true, value: value as unknown as UnifiedOutput, violations: [] }
+    : { ok: false, violations };
+}
+
+type Report = (code: UnifiedViolationCode, path: string, message: string) => void;
+
+function checkMetadata(metadata: unknown, report: Report): void {
+  if (!isObject(metadata)) {
+    report('metadata_invalid', '/metadata', '`metadata` must be an object.');
+    return;
+  }
+  // SPEC §5: the trace id is always present in metadata.trace_id, on successes and failures alike.
+  if (!isNonEmptyString(metadata.trace_id)) {
+    report('trace_id_invalid', '/metadata/trace_id', '`metadata.trace_id` must be a non-empty string.');
+  }
+  for (const [key, [check, expected]] of Object.entries(METADATA_CHECKS)) {
+    if (key in metadata && !check(metadata[key])) {
+      report('metadata_member_invalid', pointer('metadata', key), `\`metadata.${key}\` must be ${expected}.`);
+    }
+  }
+  if (
+    'finish_reason' in metadata &&
+    !(FINISH_REASONS as readonly unknown[]).includes(metadata.finish_reason)
+  ) {
+    report(
+      'finish_reason_invalid',
+      '/metadata/finish_reason',
+      `\`metadata.finish_reason\` must be one of ${FINISH_REASONS.join(', ')}.`,
+    );
+  }
+}
+
+function checkSuccess(value: Record_, report: Report): void {
+  if ('error' in value) report('success_with_error', '/error', 'A success must not carry `error`.');
+  if (typeof value.content !== 'string') report('content_invalid', '/content', '`content` must be a string.');
+  if (!isObject(value.usage)) {
+    report('usage_invalid', '/usage', '`usage` must be an object.');
+  } else {
+    for (const key of ['input_tokens', 'output_tokens'] as const) {
+      if (!isCount(value.usage[key])) {
+        report(
+          'usage_tokens_invalid',
+          pointer('usage', key),
+          `\`usage.${key}\` must be a non-negative integer.`,
+        );
+      }
+    }
+  }
+  for (const name of MEDIA_ARRAYS) {
+    const items = value[name];
+    if (!Array.isArray(items)) {
+      report(
+        'media_not_array',
+        pointer(name),
+        `\`${name}\` must be an array (empty when the modality does not apply).`,
+      );
+      continue;
+    }
+    for (const [index, item] of items.entries()) checkMediaItem(item, pointer(name, index), report);
+  }
+}
+
+function checkMediaItem(item: unknown, path: string, report: Report): void {
+  if (!isObject(item)) {
+    report('media_item_invalid', path, 'A media item must be an object.');
+    return;
+  }
+  const hasUrl = 'url' in item;
+  const hasData = 'data' in item;
+  if (!hasUrl && !hasData) {
+    report('media_item_invalid', path, 'A media item needs a `url` or `data`.');
+  } else if (hasData && !hasUrl && !('media_type' in item)) {
+    report('media_item_invalid', path, 'A media item with `data` needs a `media_type`.');
+  }
+  for (const [key, [check, expected]] of Object.entries(MEDIA_CHECKS)) {
+    if (key in item && !check(item[key])) {
+      report('media_member_invalid', `${path}/${key}`, `\`${key}\` must be ${expected}.`);
+    }
+  }
+}
+
+function checkFailure(value: Record_, report: Report): void {
+  for (const key of SUCCESS_ONLY_MEMBERS) {
+    if (key in value) {
+      report('failure_with_success_member', pointer(key), `A failure must not carry \`${key}\`.`);
+    }
+  }
+  const error = value.error;
+  if (!isObject(error)) {
+    report('error_invalid', '/error', 'A failure must carry an `error` object.');
+    return;
+  }
+  if (typeof error.code !== 'string' || !ERROR_CODE_PATTERN.test(error.code)) {
+    report('error_code_invalid', '/error/code', '`error.code` must be an UPPER_SNAKE_CASE string.');
+  }
+  if (!isNonEmptyString(error.message)) {
+    report('error_message_invalid', '/error/message', '`error.message` must be a non-empty string.');
+  }
+  if (!isObject(error.details)) {
+    report('error_details_invalid', '/error/details', '`error.details` must be an object.');
+  }
+}

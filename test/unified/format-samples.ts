@@ -1,0 +1,254 @@
+import type { UnifiedFormat } from '../../src/unified/index.js';
+
+/** What the shared case table needs from one format: a success, an error body, and streams when it streams. */
+export interface FormatSample {
+  /** A successful body (parsed JSON, or bytes for speech). */
+  success: unknown;
+  /** Response headers that go with the success (speech needs its content type). */
+  successHeaders?: Record<string, string>;
+  /** The header the provider's own request id arrives in. */
+  requestIdHeader: string;
+  /** An error body carrying only a message, so that the HTTP status decides the code. */
+  errorBody(message: string): unknown;
+  /** Stream events that fold into a success, when the format streams. */
+  stream?: {
+    /** A complete stream. */
+    events: unknown[];
+    /** The equivalent non-streaming body. */
+    equivalent: unknown;
+    /** A stream broken by an error event after some output. */
+    withError: unknown[];
+    /** A stream that stops before its end. */
+    truncated: unknown[];
+    /** The same complete stream as raw SSE text. */
+    sse: string;
+  };
+}
+
+function sseOf(events: unknown[], named = false): string {
+  return events
+    .map((event) => {
+      const type = (event as { type?: string }).type;
+      return `${named && type !== undefined ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`;
+    })
+    .join('');
+}
+
+const chatChunk = (delta: object, finish: string | null = null, extra: object = {}) => ({
+  id: 'chatcmpl-case',
+  object: 'chat.completion.chunk',
+  model: 'case-model',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+const chatEvents = [
+  chatChunk({ role: 'assistant', content: '' }),
+  chatChunk({ content: 'Hello' }),
+  chatChunk({ content: ' world' }),
+  chatChunk({}, 'stop'),
+  {
+    id: 'chatcmpl-case',
+    object: 'chat.completion.chunk',
+    model: 'case-model',
+    choices: [],
+    usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+  },
+];
+const chatBody = {
+  id: 'chatcmpl-case',
+  object: 'chat.completion',
+  model: 'case-model',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello world' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+};
+const openAiError = (message: string) => ({
+  error: { message, type: 'case_error', param: null, code: null },
+});
+const chatSample: FormatSample = {
+  success: chatBody,
+  requestIdHeader: 'x-request-id',
+  errorBody: openAiError,
+  stream: {
+    events: chatEvents,
+    equivalent: chatBody,
+    withError: [
+      ...chatEvents.slice(0, 3),
+      { error: { message: 'upstream broke', type: 'server_error', code: null } },
+    ],
+    truncated: chatEvents.slice(0, 3),
+    sse: `${sseOf(chatEvents)}data: [DONE]\n\n`,
+  },
+};
+
+const response = (status: string, output: unknown[]) => ({
+  id: 'resp_case',
+  object: 'response',
+  status,
+  model: 'case-model',
+  output,
+  usage: status === 'completed' ? { input_tokens: 7, output_tokens: 2, total_tokens: 9 } : null,
+});
+const finalResponse = response('completed', [
+  {
+    id: 'msg_case',
+    type: 'message',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: 'Hello world', annotations: [] }],
+  },
+]);
+const responsesEvents = [
+  { type: 'response.created', sequence_number: 0, response: response('in_progress', []) },
+  {
+    type: 'response.output_text.delta',
+    sequence_number: 1,
+    item_id: 'msg_case',
+    output_index: 0,
+    content_index: 0,
+    delta: 'Hello',
+  },
+  {
+    type: 'response.output_text.delta',
+    sequence_number: 2,
+    item_id: 'msg_case',
+    output_index: 0,
+    content_index: 0,
+    delta: ' world',
+  },
+  { type: 'response.completed', sequence_number: 3, response: finalResponse },
+];
+
+const anthropicMessage = {
+  id: 'msg_case',
+  type: 'message',
+  role: 'assistant',
+  model: 'case-model',
+  content: [{ type: 'text', text: 'Hello world' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 7, output_tokens: 2 },
+};
+const anthropicEvents = [
+  {
+    type: 'message_start',
+    message: {
+      ...anthropicMessage,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 7, output_tokens: 1 },
+    },
+  },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' world' } },
+  { type: 'content_block_stop', index: 0 },
+  {
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 2 },
+  },
+  { type: 'message_stop' },
+];
+
+const geminiChunk = (text: string, finish?: string) => ({
+  candidates: [
+    { content: { parts: [{ text }], role: 'model' }, index: 0, ...(finish ? { finishReason: finish } : {}) },
+  ],
+  usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 2, totalTokenCount: 9 },
+  modelVersion: 'case-model',
+});
+const geminiEvents = [geminiChunk('Hello'), geminiChunk(' world', 'STOP')];
+
+/** One sample per format; the case table runs over all of them. */
+export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
+  'openai.chat': chatSample,
+  'openrouter.chat': { ...chatSample, success: { ...chatBody, provider: 'Case' } },
+  'openai-compatible.chat': chatSample,
+  'openai.responses': {
+    success: finalResponse,
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+    stream: {
+      events: responsesEvents,
+      equivalent: finalResponse,
+      withError: [
+        ...responsesEvents.slice(0, 2),
+        { type: 'error', sequence_number: 2, code: 'server_error', message: 'upstream broke', param: null },
+      ],
+      truncated: responsesEvents.slice(0, 3),
+      sse: sseOf(responsesEvents, true),
+    },
+  },
+  'openai.images': {
+    success: { created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }] },
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+  },
+  'openai.speech': {
+    success: new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00]),
+    successHeaders: { 'content-type': 'audio/mpeg' },
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+  },
+  'openai.transcription': {
+    success: { text: 'Hello world' },
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+  },
+  'openai.videos': {
+    success: {
+      id: 'video_case',
+      object: 'video',
+      model: 'sora-2',
+      status: 'completed',
+      progress: 100,
+      size: '720x1280',
+      seconds: '4',
+    },
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+  },
+  'anthropic.messages': {
+    success: anthropicMessage,
+    requestIdHeader: 'request-id',
+    // An error type Anthropic does not document, so that only the status decides.
+    errorBody: (message) => ({ type: 'error', error: { type: 'case_error', message } }),
+    stream: {
+      events: anthropicEvents,
+      equivalent: anthropicMessage,
+      withError: [
+        ...anthropicEvents.slice(0, 3),
+        { type: 'error', error: { type: 'api_error', message: 'upstream broke' } },
+      ],
+      truncated: anthropicEvents.slice(0, 4),
+      sse: sseOf(anthropicEvents, true),
+    },
+  },
+  'google.generate-content': {
+    success: { ...geminiChunk('Hello world', 'STOP') },
+    requestIdHeader: 'x-goog-request-id',
+    errorBody: (message) => ({ error: { message } }),
+    stream: {
+      events: geminiEvents,
+      equivalent: geminiChunk('Hello world', 'STOP'),
+      withError: [
+        geminiChunk('Hello'),
+        { error: { code: 500, message: 'upstream broke', status: 'INTERNAL' } },
+      ],
+      truncated: [geminiChunk('Hello')],
+      sse: sseOf(geminiEvents),
+    },
+  },
+  'replicate.prediction': {
+    success: {
+      id: 'p_case',
+      model: 'owner/model',
+      status: 'succeeded',
+      output: ['Hello', ' world'],
+      error: null,
+      metrics: { predict_time: 0.5 },
+    },
+    requestIdHeader: 'x-request-id',
+    errorBody: (message) => ({ detail: message }),
+  },
+};

@@ -1,0 +1,89 @@
+import { describe, expect, test } from 'vitest';
+import { normalizeResponse, normalizeStream } from '../../src/unified/index.js';
+
+const CHAT = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  model: 'gpt-4.1',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+};
+
+describe('normalizeResponse', () => {
+  test('reads Web Headers and an ArrayBuffer body', () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(CHAT));
+    const output = normalizeResponse({
+      format: 'openai.chat',
+      headers: new Headers({ 'X-Request-Id': 'req_h' }),
+      body: bytes.buffer,
+    });
+    expect(output).toMatchObject({
+      success: true,
+      content: 'ok',
+      metadata: { provider_request_id: 'req_h' },
+    });
+  });
+
+  test('prefers Anthropic request-id over x-request-id for the provider request id', () => {
+    const body = {
+      type: 'message',
+      content: [],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: 0 },
+    };
+    const output = normalizeResponse({
+      format: 'anthropic.messages',
+      headers: { 'x-request-id': 'b', 'request-id': 'a' },
+      body,
+    });
+    expect(output.metadata.provider_request_id).toBe('a');
+  });
+
+  test('ignores a blank trace id and a negative latency', () => {
+    const output = normalizeResponse({ format: 'openai.chat', body: CHAT, traceId: '  ', latencyMs: -5 });
+    expect(output.metadata.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(output.metadata).not.toHaveProperty('latency_ms');
+  });
+
+  test('reports an impossible HTTP status as a VALIDATION_ERROR from system', () => {
+    for (const status of [99, 600, 200.5]) {
+      expect(normalizeResponse({ format: 'openai.chat', status, body: CHAT })).toMatchObject({
+        success: false,
+        provider: 'system',
+        error: { code: 'VALIDATION_ERROR' },
+      });
+    }
+  });
+
+  test('keeps the body bytes of a speech response as base64 audio', () => {
+    const output = normalizeResponse({
+      format: 'openai.speech',
+      headers: { 'content-type': 'audio/mp3' },
+      body: new Uint8Array([255, 251, 144, 100]),
+    });
+    expect(output).toMatchObject({
+      success: true,
+      files: [{ data: '//uQZA==', media_type: 'audio/mpeg', name: 'speech.mp3' }],
+    });
+  });
+
+  test('reads a Gemini REST stream given as one JSON array body', () => {
+    const chunk = (text: string, finishReason?: string) => ({
+      candidates: [
+        { content: { role: 'model', parts: [{ text }] }, ...(finishReason ? { finishReason } : {}) },
+      ],
+    });
+    const output = normalizeResponse({
+      format: 'google.generate-content',
+      body: JSON.stringify([chunk('a'), chunk('b', 'STOP')]),
+    });
+    expect(output).toMatchObject({ success: true, content: 'ab', metadata: { finish_reason: 'stop' } });
+  });
+});
+
+describe('normalizeStream', () => {
+  test('reports the line of raw stream text that is not JSON', () => {
+    const output = normalizeStream({ format: 'openai.chat', events: 'data: {"id":1}\n\ndata: {broken\n\n' });
+    expect(output).toMatchObject({ success: false, error: { code: 'INVALID_PROVIDER_RESPONSE' } });
+    expect(output.success ? '' : output.error.message).toContain('line 3');
+  });
+});
