@@ -1,0 +1,114 @@
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fail, ok } from '../contract/index.js';
+import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { toFsFailure } from './fs-failure.js';
+
+const options = {
+  path: { type: 'string', description: 'File to read.', required: true, valueName: 'PATH' },
+  'max-bytes': {
+    type: 'integer',
+    description: 'Largest file accepted, in bytes.',
+    default: 1_048_576,
+    min: 0,
+    valueName: 'BYTES',
+  },
+  encoding: {
+    type: 'string',
+    description: 'utf8 returns text (binary content falls back to base64, with a warning); base64 always.',
+    choices: ['utf8', 'base64'],
+    default: 'utf8',
+  },
+} as const satisfies OptionSpecs;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes bytes as UTF-8 text, or returns undefined when they are binary (a NUL byte or invalid UTF-8). */
+export function decodeText(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a file up to a size limit and returns its content as text or base64, saying whether it is binary. */
+export const readFile: CommandDefinition<typeof options> = {
+  name: 'readFile',
+  description:
+    'Reads a file whose size is within --max-bytes. Text comes back as UTF-8; a file with NUL bytes or ' +
+    'invalid UTF-8 is binary and comes back as base64.',
+  options,
+  errorCodes: {
+    path_not_found: 'Nothing exists at the path.',
+    is_a_directory: 'The path is a folder.',
+    permission_denied: 'The file cannot be read.',
+    file_too_large: 'The file is larger than --max-bytes.',
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['path', 'size_bytes', 'encoding', 'content', 'binary', 'modified'],
+    properties: {
+      path: { type: 'string', description: 'Absolute path of the file.' },
+      size_bytes: { type: 'integer', minimum: 0, description: 'Bytes read (the whole file).' },
+      encoding: { type: 'string', enum: ['utf8', 'base64'], description: 'How `content` is encoded.' },
+      content: { type: 'string' },
+      binary: { type: 'boolean', description: 'True when the bytes are not NUL-free valid UTF-8.' },
+      modified: { type: 'string', format: 'date-time' },
+    },
+  },
+  async run({ options: opts }, ctx) {
+    const path = resolve(ctx.io.cwd, opts.path);
+    const limit = opts['max-bytes'];
+    let handle: Awaited<ReturnType<typeof open>> | undefined;
+    try {
+      handle = await open(path, 'r');
+      const info = await handle.stat();
+      if (info.isDirectory()) {
+        return fail(`${path} is a folder, not a file.`, { error_code: 'is_a_directory', path });
+      }
+      const tooLarge = (size?: number) =>
+        fail(
+          size === undefined
+            ? `${path} holds more than the ${limit}-byte limit (--max-bytes).`
+            : `${path} is ${size} bytes, more than the ${limit}-byte limit (--max-bytes).`,
+          { error_code: 'file_too_large', path, size_bytes: size, max_bytes: limit },
+        );
+      if (info.isFile() && info.size > limit) return tooLarge(info.size);
+      // Read until EOF or past the limit rather than trusting the size: /proc files say 0, files can grow.
+      const chunks: Buffer[] = [];
+      let length = 0;
+      while (length <= limit) {
+        ctx.signal.throwIfAborted();
+        const chunk = Buffer.alloc(Math.min(limit + 1 - length, 65_536));
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+        if (bytesRead === 0) break;
+        chunks.push(chunk.subarray(0, bytesRead));
+        length += bytesRead;
+      }
+      if (length > limit) return tooLarge();
+      const bytes = Buffer.concat(chunks, length);
+      const text = decodeText(bytes);
+      const asText = opts.encoding === 'utf8' && text !== undefined;
+      return ok(`Read ${length} bytes from ${path}${text === undefined ? ' (binary)' : ''}.`, {
+        path,
+        size_bytes: length,
+        encoding: asText ? 'utf8' : 'base64',
+        content: asText ? text : bytes.toString('base64'),
+        binary: text === undefined,
+        modified: info.mtime.toISOString(),
+        warnings:
+          opts.encoding === 'utf8' && text === undefined
+            ? ['The file is binary (NUL bytes or invalid UTF-8): content is base64.']
+            : undefined,
+      });
+    } catch (error) {
+      const failure = toFsFailure(error, path);
+      if (failure) return failure;
+      throw error;
+    } finally {
+      await handle?.close();
+    }
+  },
+};

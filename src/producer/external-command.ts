@@ -1,0 +1,116 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fail } from '../contract/index.js';
+import { type ExternalStdin, runExternal, toExternalResult } from './run-external.js';
+import type { CommandDefinition, CommandIo, OptionSpecs } from './types.js';
+
+const options = {
+  timeout: {
+    type: 'number',
+    description: 'Kill the command and its process group after this many seconds; no limit when omitted.',
+    min: 0.001,
+    valueName: 'SECONDS',
+  },
+  'max-output': {
+    type: 'integer',
+    description: 'Bytes kept of each of stdout and stderr; the rest is counted and reported as truncated.',
+    default: 1_048_576,
+    min: 0,
+    valueName: 'BYTES',
+  },
+  cwd: { type: 'string', description: 'Working directory of the command.', valueName: 'DIR' },
+} as const satisfies OptionSpecs;
+
+const captureSchema = {
+  type: 'object',
+  required: ['encoding', 'content', 'bytes', 'captured_bytes', 'truncated'],
+  properties: {
+    encoding: {
+      type: 'string',
+      enum: ['utf8', 'base64'],
+      description: 'base64 when the bytes are not UTF-8.',
+    },
+    content: { type: 'string' },
+    bytes: { type: 'integer', minimum: 0, description: 'Bytes the command wrote.' },
+    captured_bytes: { type: 'integer', minimum: 0, description: 'Bytes kept in content.' },
+    truncated: { type: 'boolean' },
+  },
+} as const;
+
+// A terminal cannot be handed over: the child runs in its own session, where reading it would stop the child.
+function chooseStdin(io: CommandIo): ExternalStdin {
+  if (io.stdin.isTTY) return 'ignore';
+  return io.stdin === process.stdin ? 'inherit' : io.stdin;
+}
+
+/** `verdict run`: runs an external command without a shell and turns how it ended into a contract result. */
+export const externalCommand: CommandDefinition<typeof options> = {
+  name: 'run',
+  description:
+    'Runs COMMAND with ARGS (no shell) in its own process group and reports exit status, signal, duration and ' +
+    'its captured output. Success only for exit status 0. With --json the output is only inside the document; ' +
+    'without it, the output is also streamed live to stderr.',
+  options,
+  positionals: [
+    { name: 'COMMAND', description: 'Executable name or path.', required: true },
+    { name: 'ARGS', description: 'Arguments, passed as they are (put them after --).', variadic: true },
+  ],
+  errorCodes: {
+    command_not_found: 'No such executable (ENOENT).',
+    permission_denied: 'The file is not executable (EACCES).',
+    command_failed: 'The command exited with a non-zero status.',
+    command_timed_out: 'The command outlived --timeout; its process group was killed.',
+    command_killed: 'A signal ended the command.',
+    command_not_started: 'spawn failed for another reason; errno says which.',
+    invalid_cwd: '--cwd does not exist or is not a folder.',
+    interrupted: 'verdict was interrupted; the process group was stopped.',
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['command', 'args', 'cwd'],
+    properties: {
+      command: { type: 'string' },
+      args: { type: 'array', items: { type: 'string' } },
+      cwd: { type: 'string' },
+      pid: { type: 'integer' },
+      exit_code: { type: 'integer', description: 'Absent when a signal ended the command.' },
+      signal: { type: 'string', description: 'Signal name, when a signal ended the command.' },
+      elapsed_ms: { type: 'number', minimum: 0 },
+      timed_out: { type: 'boolean' },
+      timeout_ms: { type: 'number' },
+      stdout: captureSchema,
+      stderr: captureSchema,
+      errno: { type: 'string' },
+    },
+  },
+  async run({ options: opts, positionals }, ctx) {
+    const [command, ...args] = positionals;
+    if (command === undefined || command === '') {
+      return fail('verdict run needs a command: verdict run [options] -- COMMAND [ARGS…].', {
+        error_code: 'invalid_arguments',
+      });
+    }
+    const cwd = resolve(ctx.io.cwd, opts.cwd ?? '.');
+    const cwdInfo = await stat(cwd).catch(() => undefined);
+    if (!cwdInfo?.isDirectory()) {
+      return fail(`--cwd ${cwd} ${cwdInfo ? 'is not a folder' : 'does not exist'}.`, {
+        error_code: 'invalid_cwd',
+        cwd,
+      });
+    }
+    const runOptions = {
+      command,
+      args,
+      cwd,
+      env: ctx.io.env,
+      maxOutputBytes: opts['max-output'],
+      stdin: chooseStdin(ctx.io),
+      signal: ctx.signal,
+      now: () => ctx.io.now(),
+      ...(opts.timeout === undefined ? {} : { timeoutMs: Math.round(opts.timeout * 1000) }),
+      // In --json mode stdout belongs to the document; for people the output is streamed live to stderr.
+      ...(ctx.json ? {} : { onOutput: (_stream: string, chunk: Buffer) => ctx.io.stderr.write(chunk) }),
+    };
+    return toExternalResult(runOptions, await runExternal(runOptions));
+  },
+};
