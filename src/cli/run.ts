@@ -3,6 +3,7 @@ import { fail } from '../contract/builders.js';
 import { EXIT, emitResult, runCommand, withMeta } from '../producer/run-command.js';
 import type { CommandIo } from '../producer/types.js';
 import { SUBCOMMANDS } from './commands/index.js';
+import { runMcpServe } from './commands/mcp-serve.js';
 
 /** verdict's version, from its package.json. */
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string })
@@ -42,6 +43,8 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.stdout.write(topLevelHelp());
     return first === undefined ? EXIT.usage : EXIT.success;
   }
+  // A server, not a command with one result: it never goes through the transport profile.
+  if (first === 'mcp' && rest[0] === 'serve') return runMcpServe(rest.slice(1), io, VERSION);
   const subcommand = SUBCOMMANDS.find((s) => s.name === first);
   if (subcommand === undefined) {
     const json = argv.includes('--json');

@@ -1,0 +1,62 @@
+import { fail } from '../../contract/builders.js';
+import type { ResultContract } from '../../contract/types.js';
+import { readJson } from '../../json/read-json.js';
+import { DEFAULT_MCP_REVISION, MCP_REVISIONS, type McpRevision } from '../codes.js';
+import { toMcpReportResult } from '../to-mcp-report-result.js';
+import { validateMcpResult } from '../validate-mcp-result.js';
+import type { ContractTool } from './register-contract-tool.js';
+
+/**
+ * The `validate_mcp_result` tool: checks an MCP tool result (a bare CallToolResult or a JSON-RPC response,
+ * given as `document` or as JSON text in `text`) against the MCP profile of a revision, optionally with the
+ * tool definition whose `outputSchema` is classified. The profile report is the result.
+ */
+export const validateMcpResultTool: ContractTool = {
+  name: 'validate_mcp_result',
+  title: 'Validate an MCP tool result',
+  description:
+    'Check an MCP tool result (a CallToolResult or a full JSON-RPC response) against the QZX Result Contract v1 profile of an MCP revision: structuredContent is the contract result, isError matches success, the text block matches, resultType is "complete" on 2026-07-28. Give `document` (a JSON value) or `text` (JSON text, read strictly), and optionally `tool_definition` to classify its outputSchema.',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  inputSchema: {
+    type: 'object',
+    properties: {
+      document: { description: 'The tool result or JSON-RPC response, as a JSON value.' },
+      text: { type: 'string', description: 'The tool result or JSON-RPC response, as JSON text.' },
+      revision: {
+        type: 'string',
+        enum: [...MCP_REVISIONS],
+        default: DEFAULT_MCP_REVISION,
+        description: 'The MCP revision whose rules apply.',
+      },
+      tool_definition: {
+        type: 'object',
+        description: 'The MCP Tool object whose outputSchema is classified.',
+      },
+    },
+    oneOf: [{ required: ['document'] }, { required: ['text'] }],
+    additionalProperties: false,
+  },
+  run(args): ResultContract {
+    const revision = (args.revision ?? DEFAULT_MCP_REVISION) as McpRevision;
+    const toolDefinition = args.tool_definition === undefined ? {} : { toolDefinition: args.tool_definition };
+    if (typeof args.text === 'string') {
+      const read = readJson(args.text);
+      if (!read.ok) {
+        return fail('The text could not be read as one strict JSON document.', {
+          error: `${read.error.reason}: ${read.error.message}`,
+          error_code: 'invalid_json_input',
+          details: { read_error: read.error },
+        });
+      }
+      return toMcpReportResult(
+        validateMcpResult(read.value, {
+          revision,
+          ...toolDefinition,
+          duplicates: read.duplicates,
+          readWarnings: read.warnings,
+        }),
+      );
+    }
+    return toMcpReportResult(validateMcpResult(args.document, { revision, ...toolDefinition }));
+  },
+};
