@@ -178,6 +178,18 @@ describe('createReceipt', () => {
     expect(strict.details.cases[0].violations[0]).toMatch(/^result_type_missing at \/result\/resultType/);
   });
 
+  test('reports a document that is not an object under every profile without throwing', () => {
+    for (const profile of EVIDENCE_PROFILES) {
+      for (const text of ['null', '"done"', '[]']) {
+        const receipt = expectWellFormed({
+          ...pair(profile),
+          failure: { file: 'f.json', bytes: new TextEncoder().encode(text) },
+        });
+        expect(receipt.details.cases[1]).toMatchObject({ actual_success: null, conformant: false });
+      }
+    }
+  });
+
   test('never accepts a protocol error as the failure evidence', () => {
     const protocolError = { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Unknown tool' } };
     const receipt = expectWellFormed({

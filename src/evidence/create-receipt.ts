@@ -1,11 +1,11 @@
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
-import { validateResult } from '../contract/validate-result.js';
+import { isJsonObject, validateResult } from '../contract/validate-result.js';
+import { readJson } from '../json/read-json.js';
 import type { DuplicateMember, ReadError } from '../json/types.js';
 import type { McpRevision, McpWarning } from '../mcp/codes.js';
 import { formatFinding } from '../mcp/format-finding.js';
 import { type McpProfileFacts, validateMcpResult } from '../mcp/validate-mcp-result.js';
 import { type EvidenceProfile, RECEIPT_SCHEMA_URL, type ReceiptErrorCode } from './codes.js';
-import { readInput } from './read-input.js';
 import { sha256Hex } from './sha256.js';
 
 /** One input file: its name as given and its exact bytes, or why it could not be read. */
@@ -81,12 +81,12 @@ export interface Receipt {
 interface ReadDocument {
   sha256: string | null;
   value?: unknown;
-  read: ReturnType<typeof readInput> | { ok: false; error: ReadError };
+  read: ReturnType<typeof readJson> | { ok: false; error: ReadError };
 }
 
 function readEvidence(input: EvidenceFile): ReadDocument {
   if ('error' in input) return { sha256: null, read: { ok: false, error: input.error } };
-  const read = readInput(input.bytes);
+  const read = readJson(input.bytes);
   return { sha256: sha256Hex(input.bytes), read };
 }
 
@@ -149,9 +149,10 @@ function evaluateCase(
     // The pair-level violation tool_definition_missing already says the schema was not checked.
     warnings = report.warnings.filter((w) => w.code !== 'tool_definition_not_checked');
     facts = report.facts;
-    successPath = Object.hasOwn(value as object, 'result')
-      ? '/result/structuredContent/success'
-      : '/structuredContent/success';
+    successPath =
+      isJsonObject(value) && Object.hasOwn(value, 'result')
+        ? '/result/structuredContent/success'
+        : '/structuredContent/success';
   }
   const strings = violations.map(formatFinding);
   if (actual !== null && actual !== expected) {

@@ -13,6 +13,8 @@ export {
 } from './codes.js';
 export type { EvidenceFile, Receipt, ReceiptCase, ReceiptInput } from './create-receipt.js';
 export { createReceipt, failReceipt, serializeReceipt } from './create-receipt.js';
+export type { ProduceReceiptOptions } from './produce-receipt.js';
+export { produceReceipt } from './produce-receipt.js';
 export { readEvidenceFile } from './read-evidence-file.js';
 export { RECEIPT_SCHEMA } from './receipt-schema.js';
 export type { RunSuiteOptions, SuiteCaseOutcome } from './run-conformance-suite.js';

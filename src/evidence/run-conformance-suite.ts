@@ -3,12 +3,12 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
 import type { ResultContract } from '../contract/types.js';
 import { isJsonObject, isNonBlankString, validateResult } from '../contract/validate-result.js';
+import { readJson } from '../json/read-json.js';
 import type { DuplicateMember } from '../json/types.js';
 import { formatFinding } from '../mcp/format-finding.js';
 import { validateMcpResult } from '../mcp/validate-mcp-result.js';
 import { type EvidenceProfile, isEvidenceProfile } from './codes.js';
 import { readEvidenceFile } from './read-evidence-file.js';
-import { readInput } from './read-input.js';
 
 /** `error_code` values of a conformance suite run. */
 export const SUITE_ERROR_CODES = {
@@ -167,7 +167,7 @@ type Finding = { code: string; path: string; message: string };
 
 function readJsonFile(path: string): { value: unknown; duplicates: DuplicateMember[] } | Finding {
   const file = readEvidenceFile(path);
-  const read = 'error' in file ? ({ ok: false, error: file.error } as const) : readInput(file.bytes);
+  const read = 'error' in file ? ({ ok: false, error: file.error } as const) : readJson(file.bytes);
   if (!read.ok) {
     return {
       code: 'invalid_json_input',

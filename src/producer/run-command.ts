@@ -116,7 +116,8 @@ export async function runCommand<O extends OptionSpecs>(
   const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;
   let product: unknown;
   try {
-    product = outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final);
+    product =
+      outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final, { json });
   } catch {
     product = undefined;
   }

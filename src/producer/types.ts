@@ -124,7 +124,7 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
   /**
    * For commands whose product is another document (such as a unified AI envelope): given the guarded result,
    * returns the document to print on stdout instead of the contract result, or `undefined` to print the result.
-   * The exit status still follows `success`.
+   * The exit status still follows `success`; `context.json` says whether `--json` was given.
    */
-  product?(result: ResultContract): unknown;
+  product?(result: ResultContract, context: { json: boolean }): unknown;
 }

@@ -1,4 +1,7 @@
 import type { CommandDefinition } from '../../producer/types.js';
+import { conformanceCommand } from './conformance.js';
+import { evidenceCommand } from './evidence.js';
+import { mcpCommand } from './mcp.js';
 import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
 
@@ -18,6 +21,21 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'validate',
     summary: 'Check JSON documents against QZX Result Contract v1.',
     definition: validateCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'mcp',
+    summary: 'Check an MCP tool result against the contract profile of an MCP revision.',
+    definition: mcpCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'evidence',
+    summary: 'Check a success + failure pair and write a Conformance Receipt v1.',
+    definition: evidenceCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'conformance',
+    summary: 'Run a conformance suite manifest.',
+    definition: conformanceCommand as unknown as CommandDefinition,
   },
   {
     name: 'schema',

@@ -1,11 +1,13 @@
 import { fail, ok } from '../../contract/builders.js';
 import { RESULT_CONTRACT_SCHEMA } from '../../contract/contract-schema.js';
 import type { JsonSchema } from '../../contract/schema.js';
+import { RECEIPT_SCHEMA } from '../../evidence/receipt-schema.js';
 import { defineCommand } from '../../producer/define-command.js';
 
 /** The schemas `verdict schema NAME` prints, by name. */
 export const PUBLISHED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   contract: RESULT_CONTRACT_SCHEMA,
+  receipt: RECEIPT_SCHEMA,
 };
 
 /** `verdict schema NAME`: prints one of the JSON Schemas verdict publishes. */

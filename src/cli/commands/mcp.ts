@@ -1,0 +1,86 @@
+import { fail } from '../../contract/builders.js';
+import type { ResultContract } from '../../contract/types.js';
+import { readJson } from '../../json/read-json.js';
+import type { ReadError } from '../../json/types.js';
+import { DEFAULT_MCP_REVISION, MCP_REVISIONS, type McpRevision } from '../../mcp/codes.js';
+import { MCP_PROFILE_VIOLATION, toMcpReportResult } from '../../mcp/to-mcp-report-result.js';
+import { type ValidateMcpOptions, validateMcpResult } from '../../mcp/validate-mcp-result.js';
+import { defineCommand } from '../../producer/define-command.js';
+import { readInput } from '../../producer/read-input.js';
+import type { CommandIo } from '../../producer/types.js';
+
+type Read =
+  | { ok: true; value: unknown; read: Extract<ReturnType<typeof readJson>, { ok: true }> }
+  | { ok: false; error: ReadError };
+
+async function readDocument(file: string, io: CommandIo): Promise<Read> {
+  const input = await readInput(file, io);
+  if (!input.ok) return input;
+  const read = readJson(input.bytes);
+  return read.ok ? { ok: true, value: read.value, read } : read;
+}
+
+function unreadable(file: string, role: string, error: ReadError): ResultContract {
+  const label = file === '-' ? 'standard input' : file;
+  return fail(`The ${role} (${label}) could not be read as one strict JSON document.`, {
+    error: `${error.reason}: ${error.message}`,
+    error_code: 'invalid_json_input',
+    details: { file, read_error: error },
+  });
+}
+
+/** `verdict mcp`: checks one MCP tool result against the QZX Result Contract v1 profile of an MCP revision. */
+export const mcpCommand = defineCommand({
+  name: 'mcp',
+  description:
+    'Check one MCP tool result (a bare CallToolResult or a JSON-RPC response, from FILE or standard input) against the QZX Result Contract v1 profile of an MCP revision, and classify the tool outputSchema when a tool definition is given.',
+  options: {
+    'spec-version': {
+      type: 'string',
+      description: 'MCP revision whose rules apply.',
+      choices: MCP_REVISIONS,
+      default: DEFAULT_MCP_REVISION,
+      valueName: 'REVISION',
+    },
+    'tool-definition': {
+      type: 'string',
+      description: 'JSON file with the MCP tool definition whose outputSchema is classified.',
+      valueName: 'FILE',
+    },
+  },
+  positionals: [{ name: 'FILE', description: 'The tool result, or - for standard input (the default).' }],
+  errorCodes: {
+    [MCP_PROFILE_VIOLATION]: 'The tool result (or its tool definition) does not conform to the MCP profile.',
+    invalid_json_input:
+      'An input could not be read as one strict JSON document (details.read_error says why).',
+    invalid_arguments: 'The command line is wrong.',
+  },
+  async run({ options, positionals }, ctx) {
+    const file = positionals[0] ?? '-';
+    if (file === '-' && ctx.io.stdin.isTTY) {
+      return fail('No input: give a FILE, or pipe a tool result into standard input.', {
+        error: 'Standard input is a terminal and no FILE was given.',
+        error_code: 'invalid_arguments',
+      });
+    }
+    const document = await readDocument(file, ctx.io);
+    if (!document.ok) return unreadable(file, 'tool result', document.error);
+    const validateOptions: ValidateMcpOptions = {
+      revision: options['spec-version'] as McpRevision,
+      duplicates: document.read.duplicates,
+      readWarnings: document.read.warnings,
+    };
+    const toolFile = options['tool-definition'];
+    if (toolFile !== undefined) {
+      const tool = await readDocument(toolFile, ctx.io);
+      if (!tool.ok) return unreadable(toolFile, 'tool definition', tool.error);
+      validateOptions.toolDefinition = tool.value;
+      validateOptions.toolDefinitionDuplicates = tool.read.duplicates;
+    }
+    const result = toMcpReportResult(validateMcpResult(document.value, validateOptions));
+    return {
+      ...result,
+      details: { file, ...(toolFile === undefined ? {} : { tool_definition: toolFile }), ...result.details },
+    };
+  },
+});
