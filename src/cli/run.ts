@@ -1,13 +1,10 @@
-import { createRequire } from 'node:module';
 import { fail } from '../contract/builders.js';
 import { EXIT, emitResult, runCommand, withMeta } from '../producer/run-command.js';
 import type { CommandIo } from '../producer/types.js';
 import { SUBCOMMANDS } from './commands/index.js';
-import { runMcpServe } from './commands/mcp-serve.js';
+import { VERSION } from './version.js';
 
-/** verdict's version, from its package.json. */
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string })
-  .version;
+export { VERSION };
 
 function topLevelHelp(): string {
   const width = Math.max(...SUBCOMMANDS.map((s) => s.name.length));
@@ -43,8 +40,6 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.stdout.write(topLevelHelp());
     return first === undefined ? EXIT.usage : EXIT.success;
   }
-  // A server, not a command with one result: it never goes through the transport profile.
-  if (first === 'mcp' && rest[0] === 'serve') return runMcpServe(rest.slice(1), io, VERSION);
   const subcommand = SUBCOMMANDS.find((s) => s.name === first);
   if (subcommand === undefined) {
     const json = argv.includes('--json');
@@ -59,5 +54,6 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     emitResult(withMeta(result, 'verdict', 0), io, json);
     return EXIT.usage;
   }
+  if (subcommand.dispatch) return subcommand.dispatch(rest, io);
   return runCommand(subcommand.definition, rest, io, { usage: `verdict ${subcommand.name}` });
 }

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/support/invoke-command.js';
+import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
 import { calculateFileHash } from './calculate-file-hash.js';
 
 vi.mock('node:crypto', async (importOriginal) => {

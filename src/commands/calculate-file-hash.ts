@@ -1,9 +1,9 @@
 import { createHash, getHashes } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
-import { toFsFailure } from './fs-failure.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
+import { withOpenFile } from './fs-failure.js';
 
 /** The digest algorithms `calculateFileHash` offers. */
 export const HASH_ALGORITHMS = ['sha256', 'sha512', 'sha1', 'md5'] as const;
@@ -19,7 +19,7 @@ const options = {
 } as const satisfies OptionSpecs;
 
 /** Hashes a file as a stream (constant memory whatever its size) and returns the hex digest. */
-export const calculateFileHash: CommandDefinition<typeof options> = {
+export const calculateFileHash = defineCommand({
   name: 'calculateFileHash',
   description: 'Computes the SHA-256, SHA-512, SHA-1 or MD5 digest of a file, reading it as a stream.',
   options,
@@ -39,7 +39,7 @@ export const calculateFileHash: CommandDefinition<typeof options> = {
       size_bytes: { type: 'integer', minimum: 0, description: 'Bytes hashed.' },
     },
   },
-  async run({ options: opts }, ctx) {
+  run({ options: opts }, ctx) {
     const path = resolve(ctx.io.cwd, opts.path);
     const algorithm = opts.algorithm;
     if (!getHashes().includes(algorithm)) {
@@ -48,12 +48,7 @@ export const calculateFileHash: CommandDefinition<typeof options> = {
         algorithm,
       });
     }
-    let handle: Awaited<ReturnType<typeof open>> | undefined;
-    try {
-      handle = await open(path, 'r');
-      if ((await handle.stat()).isDirectory()) {
-        return fail(`${path} is a folder, not a file.`, { error_code: 'is_a_directory', path });
-      }
+    return withOpenFile(path, async ({ handle }) => {
       const hash = createHash(algorithm);
       let size = 0;
       // A stream of 64 KiB chunks: memory stays flat however large the file is.
@@ -70,12 +65,6 @@ export const calculateFileHash: CommandDefinition<typeof options> = {
         hash: digest,
         size_bytes: size,
       });
-    } catch (error) {
-      const failure = toFsFailure(error, path);
-      if (failure) return failure;
-      throw error;
-    } finally {
-      await handle?.close();
-    }
+    });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type DnsResponder, findClosedUdpPort, startDnsResponder } from '../../test/support/dns-responder.js';
-import { invokeCommand } from '../../test/support/invoke-command.js';
+import { type DnsResponder, findClosedUdpPort, startDnsResponder } from '../../test/helpers/dns-responder.js';
+import { invokeCommand } from '../../test/helpers/invoke-command.js';
 import { checkDns, parseDnsServer } from './check-dns.js';
 
 let dns: DnsResponder;

@@ -1,7 +1,8 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 import { errnoOf } from './fs-failure.js';
 
 /** The record types `checkDns` queries. */
@@ -108,7 +109,7 @@ const MESSAGES = {
 } as const;
 
 /** Resolves a name for one record type, optionally against a given server, with a timeout. */
-export const checkDns: CommandDefinition<typeof options> = {
+export const checkDns = defineCommand({
   name: 'checkDns',
   description:
     'Resolves a DNS name (A, AAAA, MX, TXT, CNAME or NS) with the system resolvers or a given server, and ' +
@@ -198,4 +199,4 @@ export const checkDns: CommandDefinition<typeof options> = {
       ctx.signal.removeEventListener('abort', cancel);
     }
   },
-};
+});

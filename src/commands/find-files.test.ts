@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestContext, invokeCommand, runsAsRoot } from '../../test/support/invoke-command.js';
+import { createTestContext, invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
 import { findFiles } from './find-files.js';
 import { globToRegExp } from './glob-to-regexp.js';
 

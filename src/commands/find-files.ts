@@ -2,7 +2,8 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 import { errnoOf, toFsFailure } from './fs-failure.js';
 import { globToRegExp } from './glob-to-regexp.js';
 
@@ -53,7 +54,7 @@ interface Folder {
 }
 
 /** Searches a folder tree for files whose name or path matches a glob, without following symbolic links. */
-export const findFiles: CommandDefinition<typeof options> = {
+export const findFiles = defineCommand({
   name: 'findFiles',
   description:
     'Searches a folder tree for files matching a glob. Symbolic links are reported but never followed, so ' +
@@ -100,9 +101,7 @@ export const findFiles: CommandDefinition<typeof options> = {
         return fail(`${root} is not a folder.`, { error_code: 'not_a_directory', path: root });
       }
     } catch (error) {
-      const failure = toFsFailure(error, root);
-      if (failure) return failure;
-      throw error;
+      return toFsFailure(error, root);
     }
     const matcher = globToRegExp(opts.pattern);
     const matchPath = opts.pattern.includes('/');
@@ -128,9 +127,7 @@ export const findFiles: CommandDefinition<typeof options> = {
         entries = await readdir(folder.absolute, { withFileTypes: true });
       } catch (error) {
         if (folder.depth === 0) {
-          const failure = toFsFailure(error, root);
-          if (failure) return failure;
-          throw error;
+          return toFsFailure(error, root);
         }
         unreadable.push(folder.relative);
         warnings.push(`Skipped folder ${folder.relative}: ${errnoOf(error) ?? String(error)}.`);
@@ -183,4 +180,4 @@ export const findFiles: CommandDefinition<typeof options> = {
       warnings: warnings.length > 0 ? warnings : undefined,
     });
   },
-};
+});

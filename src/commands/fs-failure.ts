@@ -1,4 +1,6 @@
-import { type FailureResult, fail } from '../contract/index.js';
+import type { Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { type FailureResult, fail, type ResultContract } from '../contract/index.js';
 
 /** Failure codes for the file-system errors the reference commands report, keyed by Node's errno code. */
 export const FS_FAILURE_CODES = {
@@ -26,13 +28,44 @@ export function errnoOf(error: unknown): string | undefined {
 }
 
 /**
- * Turns a file-system error about `path` into a contract failure, or returns undefined when the error is not
- * one of {@link FS_FAILURE_CODES} (the caller rethrows it, and the runtime reports `unexpected_error`).
+ * Turns a file-system error about `path` into a contract failure; rethrows any error that is not one of
+ * {@link FS_FAILURE_CODES}, so the runtime reports it as `unexpected_error`.
  */
-export function toFsFailure(error: unknown, path: string): FailureResult | undefined {
+export function toFsFailure(error: unknown, path: string): FailureResult {
   const errno = errnoOf(error);
-  if (errno === undefined || !Object.hasOwn(FS_FAILURE_CODES, errno)) return undefined;
+  if (errno === undefined || !Object.hasOwn(FS_FAILURE_CODES, errno)) throw error;
   const code = FS_FAILURE_CODES[errno as keyof typeof FS_FAILURE_CODES];
   const detail = error instanceof Error ? error.message : errno;
   return fail(MESSAGES[code](path), { error_code: code, error: detail, path });
+}
+
+/** An open file and its status, handed to the work of {@link withOpenFile}. */
+export type OpenFile = {
+  /** The open handle (closed by {@link withOpenFile}). */
+  handle: FileHandle;
+  /** `fstat` of the handle. */
+  info: Stats;
+};
+
+/**
+ * Opens a file for reading, fails with `is_a_directory` for a folder, runs `work`, and always closes it;
+ * file-system errors become failures through {@link toFsFailure}.
+ */
+export async function withOpenFile(
+  path: string,
+  work: (file: OpenFile) => Promise<ResultContract>,
+): Promise<ResultContract> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    const info = await handle.stat();
+    if (info.isDirectory()) {
+      return fail(MESSAGES.is_a_directory(path), { error_code: 'is_a_directory', path });
+    }
+    return await work({ handle, info });
+  } catch (error) {
+    return toFsFailure(error, path);
+  } finally {
+    await handle?.close();
+  }
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { invokeCommand } from '../../test/support/invoke-command.js';
+import { invokeCommand } from '../../test/helpers/invoke-command.js';
 import { getCurrentDateTime } from './get-current-date-time.js';
 
 // 2026-08-08T02:45:00.123Z is 2026-08-07 21:45:00.123 in America/Chicago (CDT, UTC-5).

@@ -1,5 +1,6 @@
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 
 /** The formats `getCurrentDateTime` can write, with an example of each. */
 export const DATE_TIME_FORMATS = {
@@ -101,7 +102,7 @@ function formatDateTime(epochMs: number, time: ZonedTime, format: DateTimeFormat
 }
 
 /** Returns the current date and time in a chosen format and time zone. */
-export const getCurrentDateTime: CommandDefinition<typeof options> = {
+export const getCurrentDateTime = defineCommand({
   name: 'getCurrentDateTime',
   description:
     'Returns the current date and time in ISO 8601, RFC 3339, RFC 2822 or Unix format, in any IANA zone.',
@@ -152,4 +153,4 @@ export const getCurrentDateTime: CommandDefinition<typeof options> = {
       epoch_ms: epochMs,
     });
   },
-};
+});

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/support/invoke-command.js';
+import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
 import { getDiskSpace } from './get-disk-space.js';
 
 describe('getDiskSpace', () => {

@@ -1,7 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
 import { toFsFailure } from './fs-failure.js';
 
 const options = {
@@ -16,7 +17,7 @@ const options = {
 const byteCount = { type: 'integer', minimum: 0 } as const;
 
 /** Reports the size, free and available space of the file system holding a path (`statfs`). */
-export const getDiskSpace: CommandDefinition<typeof options> = {
+export const getDiskSpace = defineCommand({
   name: 'getDiskSpace',
   description:
     'Reports total, free and available bytes and the percentage used of the file system holding a path. ' +
@@ -52,9 +53,7 @@ export const getDiskSpace: CommandDefinition<typeof options> = {
     try {
       info = await statfs(path);
     } catch (error) {
-      const failure = toFsFailure(error, path);
-      if (failure) return failure;
-      throw error;
+      return toFsFailure(error, path);
     }
     const total = info.blocks * info.bsize;
     const free = info.bfree * info.bsize;
@@ -80,4 +79,4 @@ export const getDiskSpace: CommandDefinition<typeof options> = {
       },
     );
   },
-};
+});

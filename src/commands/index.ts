@@ -1,4 +1,5 @@
 /** The reference commands: real operations with typed domain evidence, each with its output schema. */
+import type { CommandDefinition } from '../producer/types.js';
 import { calculateFileHash } from './calculate-file-hash.js';
 import { checkDns } from './check-dns.js';
 import { findFiles } from './find-files.js';
@@ -22,7 +23,7 @@ export { createListProcesses, listProcesses, PROCESS_STATES } from './list-proce
 export { readFile } from './read-file.js';
 
 /** Every reference command, in the order `verdict tool --list` shows them. */
-export const REFERENCE_COMMANDS = [
+export const REFERENCE_COMMANDS: readonly CommandDefinition[] = [
   getCurrentDateTime,
   findFiles,
   readFile,
@@ -30,4 +31,4 @@ export const REFERENCE_COMMANDS = [
   getDiskSpace,
   listProcesses,
   checkDns,
-] as const;
+] as unknown as readonly CommandDefinition[];

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { invokeCommand } from '../../test/support/invoke-command.js';
+import { invokeCommand } from '../../test/helpers/invoke-command.js';
 import { createListProcesses, listProcesses, type ProcessInfo, parseProcStat } from './list-processes.js';
 
 let fakeProc: string;

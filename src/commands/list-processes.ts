@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok } from '../contract/index.js';
+import { defineCommand } from '../producer/define-command.js';
 import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
 import { errnoOf } from './fs-failure.js';
 
@@ -132,7 +133,7 @@ function matchesName(info: ProcessInfo, needle: string): boolean {
 export function createListProcesses(
   source: ProcessSource = { platform: process.platform, procRoot: '/proc' },
 ): CommandDefinition<typeof options> {
-  return {
+  return defineCommand({
     name: 'listProcesses',
     description:
       'Lists running processes with pid, parent pid, name, command line, state, resident memory and CPU time, ' +
@@ -206,7 +207,7 @@ export function createListProcesses(
         truncated: total > processes.length,
       });
     },
-  };
+  });
 }
 
 /** Lists the processes of this Linux machine from `/proc`. */

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/support/invoke-command.js';
+import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
 import { decodeText, readFile } from './read-file.js';
 
 let dir: string;

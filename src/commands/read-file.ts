@@ -1,8 +1,8 @@
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
-import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
-import { toFsFailure } from './fs-failure.js';
+import { defineCommand } from '../producer/define-command.js';
+import type { OptionSpecs } from '../producer/types.js';
+import { withOpenFile } from './fs-failure.js';
 
 const options = {
   path: { type: 'string', description: 'File to read.', required: true, valueName: 'PATH' },
@@ -34,7 +34,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 }
 
 /** Reads a file up to a size limit and returns its content as text or base64, saying whether it is binary. */
-export const readFile: CommandDefinition<typeof options> = {
+export const readFile = defineCommand({
   name: 'readFile',
   description:
     'Reads a file whose size is within --max-bytes. Text comes back as UTF-8; a file with NUL bytes or ' +
@@ -58,23 +58,17 @@ export const readFile: CommandDefinition<typeof options> = {
       modified: { type: 'string', format: 'date-time' },
     },
   },
-  async run({ options: opts }, ctx) {
+  run({ options: opts }, ctx) {
     const path = resolve(ctx.io.cwd, opts.path);
     const limit = opts['max-bytes'];
-    let handle: Awaited<ReturnType<typeof open>> | undefined;
-    try {
-      handle = await open(path, 'r');
-      const info = await handle.stat();
-      if (info.isDirectory()) {
-        return fail(`${path} is a folder, not a file.`, { error_code: 'is_a_directory', path });
-      }
-      const tooLarge = (size?: number) =>
-        fail(
-          size === undefined
-            ? `${path} holds more than the ${limit}-byte limit (--max-bytes).`
-            : `${path} is ${size} bytes, more than the ${limit}-byte limit (--max-bytes).`,
-          { error_code: 'file_too_large', path, size_bytes: size, max_bytes: limit },
-        );
+    const tooLarge = (size?: number) =>
+      fail(
+        size === undefined
+          ? `${path} holds more than the ${limit}-byte limit (--max-bytes).`
+          : `${path} is ${size} bytes, more than the ${limit}-byte limit (--max-bytes).`,
+        { error_code: 'file_too_large', path, size_bytes: size, max_bytes: limit },
+      );
+    return withOpenFile(path, async ({ handle, info }) => {
       if (info.isFile() && info.size > limit) return tooLarge(info.size);
       // Read until EOF or past the limit rather than trusting the size: /proc files say 0, files can grow.
       const chunks: Buffer[] = [];
@@ -103,12 +97,6 @@ export const readFile: CommandDefinition<typeof options> = {
             ? ['The file is binary (NUL bytes or invalid UTF-8): content is base64.']
             : undefined,
       });
-    } catch (error) {
-      const failure = toFsFailure(error, path);
-      if (failure) return failure;
-      throw error;
-    } finally {
-      await handle?.close();
-    }
+    });
   },
-};
+});

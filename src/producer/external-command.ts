@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail } from '../contract/index.js';
+import { defineCommand } from './define-command.js';
 import { type ExternalStdin, runExternal, toExternalResult } from './run-external.js';
-import type { CommandDefinition, CommandIo, OptionSpecs } from './types.js';
+import type { CommandIo, OptionSpecs } from './types.js';
 
 const options = {
   timeout: {
@@ -44,7 +45,7 @@ function chooseStdin(io: CommandIo): ExternalStdin {
 }
 
 /** `verdict run`: runs an external command without a shell and turns how it ended into a contract result. */
-export const externalCommand: CommandDefinition<typeof options> = {
+export const externalCommand = defineCommand({
   name: 'run',
   description:
     'Runs COMMAND with ARGS (no shell) in its own process group and reports exit status, signal, duration and ' +
@@ -113,4 +114,4 @@ export const externalCommand: CommandDefinition<typeof options> = {
     };
     return toExternalResult(runOptions, await runExternal(runOptions));
   },
-};
+});

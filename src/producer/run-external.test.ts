@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestContext, invokeCommand } from '../../test/support/invoke-command.js';
+import { createTestContext, invokeCommand } from '../../test/helpers/invoke-command.js';
+import { isAlive } from '../../test/helpers/process-state.js';
 import { externalCommand } from './external-command.js';
 import { encodeCapture } from './run-external.js';
 
@@ -21,15 +21,6 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const run = (argv: string[], options: Record<string, unknown> = {}, context = createTestContext()) =>
   invokeCommand(externalCommand, options, argv, context);
-
-/** True while a process exists and is not a zombie waiting for a reaper. */
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe('verdict run', () => {
   test('succeeds on exit status 0 and captures both streams with their byte counts', async () => {

@@ -154,17 +154,23 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
   const stdin = typeof options.stdin === 'string' ? undefined : options.stdin;
 
   return new Promise((resolve) => {
-    const timers: NodeJS.Timeout[] = [];
+    let timeoutTimer: NodeJS.Timeout | undefined;
     let timedOut = false;
     let interrupted = false;
     let spawned = false;
 
     const stop = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
-      killGroup(child.pid, signal);
-      // Descendants that ignore the first signal get SIGKILL; the timer is kept referenced on purpose.
       const pid = child.pid;
-      timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), grace));
+      killGroup(pid, signal);
+      // Descendants that ignore the first signal (a non-interactive shell starts background jobs with
+      // SIGINT ignored) get SIGKILL after the grace period, or at once if verdict exits before it ends.
+      const escalate = () => {
+        process.off('exit', escalate);
+        killGroup(pid, 'SIGKILL');
+      };
+      process.once('exit', escalate);
+      setTimeout(escalate, grace).unref();
     };
     const onAbort = () => {
       interrupted = true;
@@ -179,12 +185,10 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     child.on('spawn', () => {
       spawned = true;
       if (options.timeoutMs !== undefined) {
-        timers.push(
-          setTimeout(() => {
-            timedOut = true;
-            stop('SIGTERM');
-          }, options.timeoutMs),
-        );
+        timeoutTimer = setTimeout(() => {
+          timedOut = true;
+          stop('SIGTERM');
+        }, options.timeoutMs);
       }
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -216,6 +220,7 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     child.on('exit', async (exitCode, signal) => {
       if (!spawned) return;
       const elapsedMs = now() - started;
+      clearTimeout(timeoutTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (stdin && child.stdin) stdin.unpipe(child.stdin);
       // A background descendant may keep the pipes open forever; wait a little, then stop reading.
@@ -231,8 +236,6 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
         child.stdout?.destroy();
         child.stderr?.destroy();
       }
-      // The SIGKILL follow-up stays armed only while descendants may still be alive.
-      if (drained) for (const timer of timers) clearTimeout(timer);
       resolve({
         started: true,
         pid: child.pid as number,

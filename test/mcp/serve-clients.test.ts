@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { validateResult } from '../../src/contract/index.js';
 import type { McpRevision } from '../../src/mcp/index.js';
 import { classifyOutputSchema, validateMcpResult } from '../../src/mcp/index.js';
-import { type DnsResponder, startDnsResponder } from '../support/dns-responder.js';
+import { type DnsResponder, startDnsResponder } from '../helpers/dns-responder.js';
 import { makeWorkspace, toolCases } from './tool-calls.js';
 import { responsesTo, type TappedTransport, tapTransport, type WireMessage } from './wire-tap.js';
 

@@ -1,8 +1,12 @@
-import type { CommandDefinition } from '../../producer/types.js';
+import { externalCommand } from '../../producer/external-command.js';
+import { runCommand } from '../../producer/run-command.js';
+import type { CommandDefinition, CommandIo } from '../../producer/types.js';
 import { conformanceCommand } from './conformance.js';
 import { evidenceCommand } from './evidence.js';
 import { mcpCommand } from './mcp.js';
+import { runMcpServe } from './mcp-serve.js';
 import { schemaCommand } from './schema.js';
+import { runTool, toolListCommand } from './tool.js';
 import { validateCommand } from './validate.js';
 
 /** A subcommand of `verdict`: a command definition run by the transport profile. */
@@ -13,6 +17,8 @@ export interface Subcommand {
   summary: string;
   /** The definition `runCommand` runs. */
   definition: CommandDefinition;
+  /** Takes over the arguments after the name, for subcommands that have subcommands (`verdict tool NAME`). */
+  dispatch?: (argv: readonly string[], io: CommandIo) => Promise<number>;
 }
 
 /** Every subcommand of `verdict`, in the order `verdict --help` lists them. */
@@ -26,6 +32,11 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'mcp',
     summary: 'Check an MCP tool result against the contract profile of an MCP revision.',
     definition: mcpCommand as unknown as CommandDefinition,
+    // `verdict mcp serve` is a server, not a command with one result: it bypasses the transport profile.
+    dispatch: (argv, io) =>
+      argv[0] === 'serve'
+        ? runMcpServe(argv.slice(1), io)
+        : runCommand(mcpCommand as unknown as CommandDefinition, argv, io, { usage: 'verdict mcp' }),
   },
   {
     name: 'evidence',
@@ -41,5 +52,16 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     name: 'schema',
     summary: 'Print a JSON Schema verdict publishes.',
     definition: schemaCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'run',
+    summary: 'Run an external command and report how it ended as a contract result.',
+    definition: externalCommand as unknown as CommandDefinition,
+  },
+  {
+    name: 'tool',
+    summary: 'Run a reference command (verdict tool --list).',
+    definition: toolListCommand as unknown as CommandDefinition,
+    dispatch: runTool,
   },
 ];

@@ -5,6 +5,7 @@ import { serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { EXIT, emitResult, withMeta } from '../../producer/run-command.js';
 import type { CommandDefinition, CommandIo } from '../../producer/types.js';
+import { VERSION } from '../version.js';
 
 const USAGE = [
   'Usage: verdict mcp serve [--http HOST:PORT]',
@@ -32,7 +33,7 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
 }
 
 /** `verdict mcp serve`: runs the MCP server until its input closes (stdio) or it is interrupted (HTTP). */
-export async function runMcpServe(argv: readonly string[], io: CommandIo, version: string): Promise<number> {
+export async function runMcpServe(argv: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseArguments(argv, {
     http: { type: 'string', description: 'Serve Streamable HTTP on HOST:PORT.', valueName: 'HOST:PORT' },
   });
@@ -58,7 +59,8 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo, versio
   }
   const commands = REFERENCE_COMMANDS as unknown as readonly CommandDefinition[];
   await serveMcp({
-    factory: () => createVerdictServer({ commands, version, log: io.stderr, cwd: io.cwd, env: io.env }),
+    factory: () =>
+      createVerdictServer({ commands, version: VERSION, log: io.stderr, cwd: io.cwd, env: io.env }),
     log: io.stderr,
     ...(address === undefined ? {} : { http: address }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
