@@ -11,8 +11,8 @@ import { validateResult } from '../../src/contract/index.js';
 import type { McpRevision } from '../../src/mcp/index.js';
 import { classifyOutputSchema, validateMcpResult } from '../../src/mcp/index.js';
 import { type DnsResponder, startDnsResponder } from '../helpers/dns-responder.js';
+import { responsesTo, type TappedTransport, tapTransport, type WireMessage } from '../helpers/wire-tap.js';
 import { makeWorkspace, toolCases } from './tool-calls.js';
-import { responsesTo, type TappedTransport, tapTransport, type WireMessage } from './wire-tap.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 const SERVER = { command: process.execPath, args: [CLI, 'mcp', 'serve'], stderr: 'pipe' as const };
