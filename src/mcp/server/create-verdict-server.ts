@@ -21,7 +21,8 @@ export function createVerdictServer(options: VerdictServerOptions): McpServer {
   const server = new McpServer(
     { name: 'verdict', version: options.version },
     {
-      capabilities: { tools: {} },
+      // The tool list never changes while serving.
+      capabilities: { tools: { listChanged: false } },
       instructions:
         'Every tool returns a QZX Result Contract v1 result in structuredContent: success, message, and error/error_code on failure.',
     },
