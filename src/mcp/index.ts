@@ -25,6 +25,7 @@ export {
 } from './codes.js';
 export { formatFinding } from './format-finding.js';
 export { argumentsToOptions, optionsInputSchema } from './options-input-schema.js';
+export type { ResultOutputSchema } from './result-output-schema.js';
 export { resultOutputSchema } from './result-output-schema.js';
 export type {
   ContractCallToolResult,

@@ -13,6 +13,20 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The `outputSchema` of a tool that returns contract results: an object schema, as MCP clients require. */
+export interface ResultOutputSchema {
+  /** Always `"object"`: SDK clients refuse an `outputSchema` whose root is not an object schema. */
+  type: 'object';
+  /** `success` and `message`. */
+  required: string[];
+  /** The core members and the domain fields. */
+  properties: Record<string, unknown>;
+  /** The canonical schema inline (no `$id`), then the constraints a success must meet. */
+  allOf: JsonSchema[];
+  /** `$defs` of the domain schema, when it has any. */
+  [keyword: string]: unknown;
+}
+
 /**
  * The `outputSchema` a tool that returns contract results publishes (SPEC §3): an object schema that requires
  * `success` and `message`, lists the core members and the domain fields under `properties`, and embeds the
@@ -22,7 +36,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * resultOutputSchema({ type: 'object', properties: { sha256: { type: 'string' } } }).allOf[0].title
  * // 'QZX Result Contract v1'
  */
-export function resultOutputSchema(domainSchema?: JsonSchema): JsonSchema & { allOf: JsonSchema[] } {
+export function resultOutputSchema(domainSchema?: JsonSchema): ResultOutputSchema {
   const canonical = canonicalInline();
   const coreProperties = canonical.properties as Record<string, JsonSchema>;
   const properties: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 import {
   fromJsonSchema,
+  type JsonSchemaType,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -145,7 +146,7 @@ async function runGuarded(
  */
 export function registerContractTool(server: McpServer, tool: ContractTool): RegisteredTool {
   const input = fromJsonSchema<Record<string, unknown>>(tool.inputSchema ?? NO_ARGUMENTS);
-  const output = fromJsonSchema(resultOutputSchema(tool.outputSchema));
+  const output = fromJsonSchema(resultOutputSchema(tool.outputSchema) as JsonSchemaType);
   const config = {
     description: tool.description,
     inputSchema: input,
