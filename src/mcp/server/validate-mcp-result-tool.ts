@@ -1,10 +1,11 @@
-import { fail } from '../../contract/builders.js';
 import type { ResultContract } from '../../contract/types.js';
-import { readJson } from '../../json/read-json.js';
 import { DEFAULT_MCP_REVISION, MCP_REVISIONS, type McpRevision } from '../codes.js';
 import { toMcpReportResult } from '../to-mcp-report-result.js';
 import { validateMcpResult } from '../validate-mcp-result.js';
+import { documentArgumentSchema, readDocumentArgument } from './read-document-argument.js';
 import type { ContractTool } from './register-contract-tool.js';
+
+const DOCUMENT = documentArgumentSchema('The tool result or JSON-RPC response');
 
 /**
  * The `validate_mcp_result` tool: checks an MCP tool result (a bare CallToolResult or a JSON-RPC response,
@@ -20,8 +21,7 @@ export const validateMcpResultTool: ContractTool = {
   inputSchema: {
     type: 'object',
     properties: {
-      document: { description: 'The tool result or JSON-RPC response, as a JSON value.' },
-      text: { type: 'string', description: 'The tool result or JSON-RPC response, as JSON text.' },
+      ...DOCUMENT.properties,
       revision: {
         type: 'string',
         enum: [...MCP_REVISIONS],
@@ -33,30 +33,20 @@ export const validateMcpResultTool: ContractTool = {
         description: 'The MCP Tool object whose outputSchema is classified.',
       },
     },
-    oneOf: [{ required: ['document'] }, { required: ['text'] }],
+    oneOf: DOCUMENT.oneOf,
     additionalProperties: false,
   },
   run(args): ResultContract {
     const revision = (args.revision ?? DEFAULT_MCP_REVISION) as McpRevision;
-    const toolDefinition = args.tool_definition === undefined ? {} : { toolDefinition: args.tool_definition };
-    if (typeof args.text === 'string') {
-      const read = readJson(args.text);
-      if (!read.ok) {
-        return fail('The text could not be read as one strict JSON document.', {
-          error: `${read.error.reason}: ${read.error.message}`,
-          error_code: 'invalid_json_input',
-          details: { read_error: read.error },
-        });
-      }
-      return toMcpReportResult(
-        validateMcpResult(read.value, {
-          revision,
-          ...toolDefinition,
-          duplicates: read.duplicates,
-          readWarnings: read.warnings,
-        }),
-      );
-    }
-    return toMcpReportResult(validateMcpResult(args.document, { revision, ...toolDefinition }));
+    const read = readDocumentArgument(args);
+    if (!read.ok) return read.result;
+    return toMcpReportResult(
+      validateMcpResult(read.value, {
+        revision,
+        ...(args.tool_definition === undefined ? {} : { toolDefinition: args.tool_definition }),
+        duplicates: read.duplicates,
+        readWarnings: read.warnings,
+      }),
+    );
   },
 };

@@ -2,7 +2,7 @@ import { fail, ok } from '../../contract/builders.js';
 import { CONTRACT_SCHEMA_URL } from '../../contract/codes.js';
 import type { ValidationReport } from '../../contract/validate-result.js';
 import { validateResult } from '../../contract/validate-result.js';
-import { validateResultText } from '../../contract/validate-result-text.js';
+import { documentArgumentSchema, readDocumentArgument } from './read-document-argument.js';
 import type { ContractTool } from './register-contract-tool.js';
 
 const VIOLATION_SCHEMA = {
@@ -10,14 +10,6 @@ const VIOLATION_SCHEMA = {
   required: ['code', 'path', 'message'],
   properties: { code: { type: 'string' }, path: { type: 'string' }, message: { type: 'string' } },
 };
-
-/** `details` shared by the verdicts of the validation tools. */
-function finding(report: Pick<ValidationReport, 'violations' | 'warnings'>) {
-  return {
-    violations: report.violations.map((v) => ({ code: v.code, path: v.path, message: v.message })),
-    warnings: report.warnings.map((w) => `${w.code}: ${w.message}`),
-  };
-}
 
 /**
  * The `validate_result` tool: checks a JSON document (`document`) or JSON text read strictly (`text`) against
@@ -32,11 +24,7 @@ export const validateResultTool: ContractTool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: {
     type: 'object',
-    properties: {
-      document: { description: 'The document to check, as a JSON value.' },
-      text: { type: 'string', description: 'The document to check, as JSON text.' },
-    },
-    oneOf: [{ required: ['document'] }, { required: ['text'] }],
+    ...documentArgumentSchema('The document to check'),
     additionalProperties: false,
   },
   outputSchema: {
@@ -48,26 +36,17 @@ export const validateResultTool: ContractTool = {
     },
   },
   run(args) {
-    const details = { contract: CONTRACT_SCHEMA_URL };
-    if (typeof args.text === 'string') {
-      const report = validateResultText(args.text);
-      if (report.readError !== undefined) {
-        return fail('The text could not be read as one strict JSON document.', {
-          error: `${report.readError.reason}: ${report.readError.message}`,
-          error_code: 'invalid_json_input',
-          conformant: false,
-          violations: [],
-          details: { ...details, read_error: report.readError },
-        });
-      }
-      return reportResult(report, details);
-    }
-    return reportResult(validateResult(args.document), details);
+    const read = readDocumentArgument(args);
+    if (!read.ok) return read.result;
+    const report = validateResult(read.value, { duplicates: read.duplicates, readWarnings: read.warnings });
+    return reportResult(report, { contract: CONTRACT_SCHEMA_URL });
   },
 };
 
+/** The validation report as a contract result: conformant → success, else `contract_violation`. */
 function reportResult(report: ValidationReport, details: Record<string, unknown>) {
-  const { violations, warnings } = finding(report);
+  const violations = report.violations.map((v) => ({ code: v.code, path: v.path, message: v.message }));
+  const warnings = report.warnings.map((w) => `${w.code}: ${w.message}`);
   const extra = warnings.length > 0 ? { warnings } : {};
   if (report.valid) {
     return ok('The document conforms to QZX Result Contract v1.', {
