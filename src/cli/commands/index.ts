@@ -30,7 +30,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   },
   {
     name: 'mcp',
-    summary: 'Check an MCP tool result against the contract profile of an MCP revision.',
+    summary: 'Check an MCP tool result against the contract profile (verdict mcp serve: run the MCP server).',
     definition: mcpCommand as unknown as CommandDefinition,
     // `verdict mcp serve` is a server, not a command with one result: it bypasses the transport profile.
     dispatch: (argv, io) =>
