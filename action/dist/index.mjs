@@ -174,7 +174,7 @@ function validateMeta(meta, add) {
   }
 }
 
-// src/contract/errors.ts
+// src/errors.ts
 var VerdictError = class extends Error {
   /** Stable snake_case code of this error. */
   code;
@@ -218,7 +218,7 @@ function scanJson(text, start, maxDepth) {
   const n = text.length;
   const duplicates = [];
   const kinds = [];
-  const keySets = [];
+  const memberNames = [];
   const segments = [];
   let i = start;
   const fail = (reason, offset, message) => ({
@@ -237,7 +237,7 @@ function scanJson(text, start, maxDepth) {
     if (end < 0) return stringError(text, i, fail);
     const key = decodeString(text, i + 1, end - 1);
     const depth = kinds.length - 1;
-    const seen = keySets[depth];
+    const seen = memberNames[depth];
     const reported = seen.get(key);
     if (reported === void 0) seen.set(key, false);
     else if (!reported) {
@@ -261,19 +261,18 @@ function scanJson(text, start, maxDepth) {
       const depth = kinds.length;
       if (c === 123) {
         kinds.push(OBJECT);
-        keySets.push(/* @__PURE__ */ new Map());
+        memberNames.push(/* @__PURE__ */ new Map());
         if (text.charCodeAt(i) === 125) {
           i++;
           closeContainer();
         } else {
-          segments[depth] = "";
           const error = readMemberName();
           if (error) return error;
           continue;
         }
       } else {
         kinds.push(ARRAY);
-        keySets.push(void 0);
+        memberNames.push(void 0);
         if (text.charCodeAt(i) === 93) {
           i++;
           closeContainer();
@@ -328,7 +327,7 @@ function scanJson(text, start, maxDepth) {
   }
   function closeContainer() {
     kinds.pop();
-    keySets.pop();
+    memberNames.pop();
   }
 }
 function toJsonPointer(segments, depth) {
@@ -461,6 +460,7 @@ function decodeUtf8(bytes) {
     return { ok: true, text: decoder.decode(bytes) };
   } catch {
     const offset = findInvalidUtf8(bytes);
+    if (offset === bytes.length) return { ok: true, text: decoder.decode(bytes.slice()) };
     return { ok: false, offset, message: `The input is not valid UTF-8 at byte ${offset}.` };
   }
 }
@@ -543,48 +543,52 @@ function findLoneSurrogate(text) {
 }
 
 // src/json/read-json.ts
-function readJson(input2, options = {}) {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const maxBytes = options.maxBytes;
-  checkLimit("maxDepth", maxDepth);
-  if (maxBytes !== void 0) checkLimit("maxBytes", maxBytes);
-  const fromBytes = typeof input2 !== "string";
-  const size = fromBytes ? input2.byteLength : input2.length;
+function readJson(input2, options) {
+  let maxDepth = DEFAULT_MAX_DEPTH;
+  let maxBytes;
+  if (options !== void 0) {
+    if (options.maxDepth !== void 0) maxDepth = checkLimit("maxDepth", options.maxDepth);
+    if (options.maxBytes !== void 0) maxBytes = checkLimit("maxBytes", options.maxBytes);
+  }
+  const size = typeof input2 === "string" ? input2.length : input2.byteLength;
   if (maxBytes !== void 0 && size > maxBytes) {
     return failure({
       reason: "too_large",
-      message: `The input is ${size} bytes, more than the limit of ${maxBytes}.`
+      message: `The input is ${size} ${typeof input2 === "string" ? "UTF-16 code units" : "bytes"} long, more than the limit of ${maxBytes}.`
     });
   }
-  let text;
-  if (fromBytes) {
-    const decoded = decodeUtf8(input2);
-    if (!decoded.ok) return failure({ reason: "not_utf8", message: decoded.message, offset: decoded.offset });
-    text = decoded.text;
-  } else {
-    text = input2;
-    if (!isWellFormed(text)) {
-      const offset = findLoneSurrogate(text);
+  if (typeof input2 === "string") {
+    if (!isWellFormed(input2)) {
+      const offset = findLoneSurrogate(input2);
       return failure({
         reason: "not_utf8",
         message: `The input has an unpaired surrogate at index ${offset}, which no UTF-8 text can contain.`,
         offset
       });
     }
+    return readText(input2, maxDepth, false);
   }
+  const decoded = decodeUtf8(input2);
+  if (!decoded.ok) return failure({ reason: "not_utf8", message: decoded.message, offset: decoded.offset });
+  return readText(decoded.text, maxDepth, true);
+}
+function readText(text, maxDepth, fromBytes) {
   const start = text.charCodeAt(0) === 65279 ? 1 : 0;
-  const warnings = start === 0 ? [] : [{ code: "utf8_bom", path: "", message: "The input starts with a UTF-8 byte order mark." }];
   let value;
   try {
     value = JSON.parse(start === 0 ? text : text.slice(start));
   } catch {
     return readFailure(text, start, maxDepth, fromBytes);
   }
+  const warnings = start === 0 ? [] : [{ code: "utf8_bom", path: "", message: "The input starts with a UTF-8 byte order mark." }];
   if (typeof value !== "object" || value === null) return { ok: true, value, duplicates: [], warnings };
-  const shape = measure(value);
-  if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
-  let duplicates = [];
-  if (mayHaveDuplicates(text, value, shape.members)) duplicates = scanJson(text, start, maxDepth).duplicates;
+  let members = maxDepth >= 1 && isPrototypeClean() ? countMembers(value, Math.min(maxDepth, RECURSION_LIMIT) - 1) : -1;
+  if (members < 0) {
+    const shape = measure(value);
+    if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
+    members = shape.members;
+  }
+  const duplicates = mayHaveDuplicates(text, members) ? scanJson(text, start, maxDepth).duplicates : [];
   return { ok: true, value, duplicates, warnings };
 }
 function checkLimit(name, limit) {
@@ -594,23 +598,54 @@ function checkLimit(name, limit) {
       `${name} must be a non-negative integer, got ${String(limit)}.`
     );
   }
+  return limit;
 }
 function failure(error) {
   return { ok: false, error };
 }
+var hasIsWellFormed = typeof String.prototype.isWellFormed === "function";
 function isWellFormed(text) {
-  const native = text.isWellFormed;
-  return native === void 0 ? findLoneSurrogate(text) < 0 : native.call(text);
+  return hasIsWellFormed ? text.isWellFormed() : findLoneSurrogate(text) < 0;
 }
 function readFailure(text, start, maxDepth, fromBytes) {
   if (skipWhitespace(text, start) === text.length) {
     return failure({ reason: "empty", message: "The input holds no JSON value." });
   }
   const { error } = scanJson(text, start, maxDepth);
-  const found = error ?? { reason: "syntax", offset: start, message: "The input is not valid JSON." };
+  const found = error ?? {
+    reason: "syntax",
+    offset: start,
+    message: "This runtime's JSON.parse refused the input although the scan found no error."
+  };
   const { line, column } = locate(text, found.offset, start);
   const offset = fromBytes ? utf8Length(text, found.offset) : found.offset;
   return failure({ reason: found.reason, message: found.message, offset, line, column });
+}
+var RECURSION_LIMIT = 1e3;
+function countMembers(node, room) {
+  let members = 0;
+  if (Array.isArray(node)) {
+    for (let k = 0; k < node.length; k++) {
+      const inner = countMembersOf(node[k], room);
+      if (inner < 0) return -1;
+      members += inner;
+    }
+    return members;
+  }
+  for (const key in node) {
+    const inner = countMembersOf(node[key], room);
+    if (inner < 0) return -1;
+    members += inner + 1;
+  }
+  return members;
+}
+function countMembersOf(child, room) {
+  if (typeof child !== "object" || child === null) return 0;
+  return room <= 0 ? -1 : countMembers(child, room - 1);
+}
+function isPrototypeClean() {
+  for (const _ in {}) return false;
+  return true;
 }
 function measure(root) {
   let members = 0;
@@ -633,32 +668,13 @@ function measure(root) {
   }
   return { members, depth };
 }
-function mayHaveDuplicates(text, value, members) {
-  const colons = countColons(text);
-  if (colons === members) return false;
-  if (text.includes("\\u")) return true;
-  return colons - countStringColons(value) !== members;
-}
-function countColons(text) {
-  let count = 0;
-  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) count++;
-  return count;
-}
-function countStringColons(root) {
-  let count = 0;
-  const nodes = [root];
-  while (nodes.length > 0) {
-    const node = nodes.pop();
-    const isArray = Array.isArray(node);
-    const children = isArray ? node : Object.values(node);
-    if (!isArray) for (const key of Object.keys(node)) count += countColons(key);
-    for (let k = 0; k < children.length; k++) {
-      const child = children[k];
-      if (typeof child === "string") count += countColons(child);
-      else if (typeof child === "object" && child !== null) nodes.push(child);
-    }
+function mayHaveDuplicates(text, members) {
+  let bound = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
+    const before = text.charCodeAt(i - 1);
+    if (before === 34 || before === 32 || before === 10 || before === 13 || before === 9) bound++;
   }
-  return count;
+  return bound !== members;
 }
 
 // src/mcp/format-finding.ts

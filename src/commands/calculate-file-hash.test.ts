@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,12 @@ describe('calculateFileHash', () => {
   test('reports is_a_directory', async () => {
     const result = await invokeCommand(calculateFileHash, { path: dir });
     expect(result).toMatchObject({ success: false, error_code: 'is_a_directory' });
+  });
+
+  test('reports not_a_file for a named pipe', async () => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const result = await invokeCommand(calculateFileHash, { path: join(dir, 'pipe') });
+    expect(result).toMatchObject({ success: false, error_code: 'not_a_file' });
   });
 
   test.skipIf(runsAsRoot)('reports permission_denied', async () => {

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { type FailureResult, fail, type ResultContract } from '../contract/index.js';
 
@@ -48,8 +48,8 @@ export type OpenFile = {
 };
 
 /**
- * Opens a file for reading, fails with `is_a_directory` for a folder, runs `work`, and always closes it;
- * file-system errors become failures through {@link toFsFailure}.
+ * Opens a file for reading, fails with `is_a_directory` for a folder and `not_a_file` for a pipe or socket,
+ * runs `work`, and always closes it; file-system errors become failures through {@link toFsFailure}.
  */
 export async function withOpenFile(
   path: string,
@@ -57,10 +57,17 @@ export async function withOpenFile(
 ): Promise<ResultContract> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path, 'r');
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever, out of reach of any abort.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const info = await handle.stat();
     if (info.isDirectory()) {
       return fail(MESSAGES.is_a_directory(path), { error_code: 'is_a_directory', path });
+    }
+    if (info.isFIFO() || info.isSocket()) {
+      return fail(`${path} is a ${info.isFIFO() ? 'named pipe' : 'socket'}, not a file with an end.`, {
+        error_code: 'not_a_file',
+        path,
+      });
     }
     return await work({ handle, info });
   } catch (error) {

@@ -13,6 +13,13 @@ export const DATE_TIME_FORMATS = {
 /** One of {@link DATE_TIME_FORMATS}. */
 export type DateTimeFormat = keyof typeof DATE_TIME_FORMATS;
 
+const FORMAT_NAMES: Record<DateTimeFormat, string> = {
+  iso: 'ISO 8601',
+  rfc3339: 'RFC 3339',
+  rfc2822: 'RFC 2822',
+  unix: 'Unix seconds',
+};
+
 const options = {
   'output-format': {
     type: 'string',
@@ -145,7 +152,7 @@ export const getCurrentDateTime = defineCommand({
     const format = opts['output-format'] as DateTimeFormat;
     const timezone = formatter.resolvedOptions().timeZone;
     const time = toZonedTime(epochMs, formatter);
-    return ok(`Current date and time in ${timezone} returned in ${format} format.`, {
+    return ok(`Current date and time in ${timezone} returned in ${FORMAT_NAMES[format]} format.`, {
       output: formatDateTime(epochMs, time, format),
       output_format: format,
       timezone,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +83,12 @@ describe('readFile', () => {
   test('reports is_a_directory', async () => {
     const result = await invokeCommand(readFile, { path: dir });
     expect(result).toMatchObject({ success: false, error_code: 'is_a_directory' });
+  });
+
+  test('reports not_a_file for a named pipe instead of waiting for a writer', async () => {
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const result = await invokeCommand(readFile, { path: join(dir, 'pipe') });
+    expect(result).toMatchObject({ success: false, error_code: 'not_a_file' });
   });
 
   test.skipIf(runsAsRoot)('reports permission_denied', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { validateResult } from '../contract/validate-result.js';
 import { EVIDENCE_PROFILES, type EvidenceProfile } from './codes.js';
@@ -198,5 +199,26 @@ describe('createReceipt', () => {
     });
     expect(receipt.details.cases[1]).toMatchObject({ actual_success: null, conformant: false });
     expect(receipt.details.cases[1].profile_facts).not.toHaveProperty('mcp_is_error_effective');
+  });
+
+  test('gives a schema-valid, contract-valid receipt for any bytes under any profile', () => {
+    const evidence = fc.oneof(
+      fc.json().map((text) => new TextEncoder().encode(text)),
+      fc.uint8Array({ maxLength: 40 }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...EVIDENCE_PROFILES), evidence, evidence, evidence, (profile, s, f, t) => {
+        const receipt = createReceipt({
+          profile,
+          success: { file: 's.json', bytes: s },
+          failure: { file: 'f.json', bytes: f },
+          toolDefinition: { file: 't.json', bytes: t },
+        });
+        const parsed = JSON.parse(serializeReceipt(receipt));
+        expect(validateReceiptSchema(parsed), JSON.stringify(validateReceiptSchema.errors)).toBe(true);
+        expect(validateResult(parsed).violations).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

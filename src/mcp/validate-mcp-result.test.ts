@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
 import { RESULT_CONTRACT_SCHEMA } from '../contract/contract-schema.js';
@@ -244,5 +245,35 @@ describe('validateMcpResult', () => {
     const report = validateMcpResult(toolResult('2025-06-18', success), { revision: '2025-06-18' });
     expect(report.facts.output_schema_checked).toBe(false);
     expect(report.warnings.map((w) => w.code)).toContain('tool_definition_not_checked');
+  });
+
+  test('never throws and always yields a conforming report result, whatever the input', () => {
+    const structured = fc.record({ success: fc.jsonValue(), message: fc.jsonValue() }, { requiredKeys: [] });
+    const toolResultLike = fc.record(
+      {
+        resultType: fc.constantFrom('complete', 'input_required', 1),
+        content: fc.oneof(
+          fc.jsonValue(),
+          fc.array(fc.record({ type: fc.constantFrom('text', 'image'), text: fc.jsonValue() })),
+        ),
+        structuredContent: fc.oneof(structured, fc.jsonValue()),
+        isError: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    const document = fc.oneof(fc.jsonValue(), toolResultLike, toolResultLike.map(rpc));
+    fc.assert(
+      fc.property(
+        document,
+        fc.constantFrom(...MCP_REVISIONS),
+        fc.jsonValue(),
+        (value, revision, outputSchema) => {
+          const report = validateMcpResult(value, { revision, toolDefinition: { outputSchema } });
+          expect(report.valid).toBe(report.violations.length === 0);
+          expect(validateResult(toMcpReportResult(report)).violations).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

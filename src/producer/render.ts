@@ -51,6 +51,25 @@ function violationLines(list: unknown, style: Style, indent: string): string[] {
   });
 }
 
+function itemLines(item: Record<string, unknown>, style: Style): string[] {
+  const mark = item.conformant === true ? style.ok('✔') : style.bad('✖');
+  const name = [item.name, item.file].filter((part) => typeof part === 'string').join(': ');
+  const lines = [`  ${mark} ${name}`, ...violationLines(item.violations, style, '      ')];
+  const readError = item.read_error as { reason?: unknown; message?: unknown } | undefined;
+  if (readError) {
+    lines.push(`      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`);
+  }
+  const warnings = Array.isArray(item.warnings) ? (item.warnings as unknown[]) : [];
+  for (const warning of warnings) {
+    const text =
+      typeof warning === 'string'
+        ? warning
+        : `${String((warning as ListedViolation).code)}: ${String((warning as ListedViolation).message)}`;
+    lines.push(`      ${style.warn('!')} ${text}`);
+  }
+  return lines;
+}
+
 /**
  * Renders a result for a person: the outcome and message, the failure, key evidence, violations and
  * warnings. The `--json` document is the machine's view; this is only a reading aid.
@@ -72,21 +91,9 @@ export function renderResult(result: ResultContract, style: Style): string {
   if (details !== undefined) {
     for (const [key, value] of Object.entries(details)) {
       if (key === 'violations' || key === 'contract') continue;
-      if (key === 'inputs' && Array.isArray(value)) {
-        for (const input of value as Record<string, unknown>[]) {
-          const mark = input.conformant === true ? style.ok('✔') : style.bad('✖');
-          lines.push(`  ${mark} ${String(input.file ?? input.name ?? '')}`);
-          lines.push(...violationLines(input.violations, style, '      '));
-          const readError = input.read_error as { reason?: unknown; message?: unknown } | undefined;
-          if (readError)
-            lines.push(
-              `      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`,
-            );
-          for (const warning of (input.warnings as { code?: unknown; message?: unknown }[] | undefined) ??
-            []) {
-            lines.push(`      ${style.warn('!')} ${String(warning.code)}: ${String(warning.message)}`);
-          }
-        }
+      // Per-item verdicts (validate's inputs, a receipt's cases) read better as a list than as JSON.
+      if ((key === 'inputs' || key === 'cases') && Array.isArray(value)) {
+        for (const item of value as Record<string, unknown>[]) lines.push(...itemLines(item, style));
         continue;
       }
       lines.push(`  ${style.dim(`${key}:`)} ${short(value)}`);

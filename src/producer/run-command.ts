@@ -110,7 +110,12 @@ export async function runCommand<O extends OptionSpecs>(
     status = EXIT.interrupted;
   } else {
     result = ensureResult(outcome) as ResultContract;
-    status = result.success ? EXIT.success : EXIT.failure;
+    // A usage error found by the command itself (not the parser) is still a usage error (SPEC §2).
+    status = result.success
+      ? EXIT.success
+      : result.error_code === 'invalid_arguments'
+        ? EXIT.usage
+        : EXIT.failure;
   }
   // Guarded again after meta is added, so nothing a definition says can let an invalid document out.
   const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;

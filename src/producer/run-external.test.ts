@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestContext, invokeCommand } from '../../test/helpers/invoke-command.js';
-import { isAlive } from '../../test/helpers/process-state.js';
+import { waitUntilDead } from '../../test/helpers/process-state.js';
 import { externalCommand } from './external-command.js';
 import { encodeCapture } from './run-external.js';
 
@@ -78,15 +78,14 @@ describe('verdict run', () => {
     });
     const grandchild = Number((result.stdout as { content: string }).content.trim());
     expect(grandchild).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await waitUntilDead(grandchild)).toBe(true);
   });
 
   test('follows SIGTERM with SIGKILL for a group that ignores it', async () => {
     const result = await run(['/bin/sh', '-c', "trap '' TERM; sleep 30 & echo $!; wait"], { timeout: 0.2 });
     expect(result).toMatchObject({ error_code: 'command_timed_out', signal: 'SIGKILL' });
     const grandchild = Number((result.stdout as { content: string }).content.trim());
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await waitUntilDead(grandchild)).toBe(true);
   });
 
   test('bounds captured output and states the truncation', async () => {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fail, ok, type ResultContract } from '../contract/index.js';
 
 /** How the child's standard input is connected. */
@@ -124,6 +126,18 @@ function createCapture(limit: number) {
   };
 }
 
+// execvp reports EACCES for a bare name when some PATH folder cannot be searched, even if the name exists
+// nowhere (measured as an unprivileged user with /root/.cargo/bin on PATH): look for a real candidate.
+function existsOnPath(command: string, path: string | undefined): boolean {
+  return (path ?? '').split(delimiter).some((folder) => {
+    try {
+      return statSync(join(folder || '.', command)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     // A negative pid addresses the whole process group the child leads (it was spawned detached).
@@ -180,7 +194,13 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (spawned) return;
       options.signal?.removeEventListener('abort', onAbort);
-      resolve({ started: false, errno: error.code ?? 'UNKNOWN', reason: error.message });
+      const errno = error.code ?? 'UNKNOWN';
+      if (errno === 'EACCES' && !options.command.includes('/') && !existsOnPath(options.command, env.PATH)) {
+        const reason = `${error.message}: no ${options.command} in any PATH folder that can be searched`;
+        resolve({ started: false, errno: 'ENOENT', reason });
+        return;
+      }
+      resolve({ started: false, errno, reason: error.message });
     });
     child.on('spawn', () => {
       spawned = true;

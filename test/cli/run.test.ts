@@ -1,11 +1,12 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
+import { runsAsRoot } from '../helpers/invoke-command.js';
 import { memoryIo } from '../helpers/memory-io.js';
-import { isAlive } from '../helpers/process-state.js';
+import { waitUntilDead } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 
 const node = process.execPath;
@@ -73,6 +74,19 @@ describe('verdict run (spawned)', () => {
     expect(spawned.stdout).toMatch(/^✔ .*succeeded/);
   });
 
+  test('reports command_not_found, not permission_denied, when an unsearchable PATH folder hides nothing', async () => {
+    await chmod(dir, 0o755);
+    const locked = join(dir, 'locked-bin');
+    await mkdir(locked, { mode: 0o000 });
+    const spawned = await spawnCli(['run', '--json', '--', 'verdict-missing-executable'], {
+      cwd: dir,
+      env: { PATH: `${locked}:/usr/bin:/bin` },
+      ...(runsAsRoot ? { uid: 65_534 } : {}),
+    });
+    await chmod(locked, 0o755);
+    expect(JSON.parse(spawned.stdout)).toMatchObject({ error_code: 'command_not_found' });
+  });
+
   test('passes piped standard input through to the child', async () => {
     const spawned = await spawnCli(['run', '--json', '--', 'wc', '-c'], { input: 'twelve bytes' });
     expect(JSON.parse(spawned.stdout).stdout.content.trim()).toBe('12');
@@ -92,7 +106,7 @@ describe('verdict run (spawned)', () => {
     const doc = JSON.parse(spawned.stdout);
     expect(spawned.status).toBe(1);
     expect(doc).toMatchObject({ error_code: 'command_timed_out', timed_out: true });
-    expect(isAlive(Number(doc.stdout.content.trim()))).toBe(false);
+    expect(await waitUntilDead(Number(doc.stdout.content.trim()))).toBe(true);
   });
 
   test('ends with interrupted and exit 130 on SIGINT, stopping the child’s process group', async () => {
@@ -106,7 +120,6 @@ describe('verdict run (spawned)', () => {
     expect(validateResult(doc).valid).toBe(true);
     expect(doc).toMatchObject({ success: false, error_code: 'interrupted' });
     const grandchild = Number((await readFile(pids, 'utf8')).trim());
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(isAlive(grandchild)).toBe(false);
+    expect(await waitUntilDead(grandchild)).toBe(true);
   });
 });

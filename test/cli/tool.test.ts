@@ -25,9 +25,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'abc.txt'), 'abc');
   await writeFile(join(dir, 'big.txt'), 'x'.repeat(100));
   await writeFile(join(dir, 'secret.txt'), 'secret');
-  await chmod(join(dir, 'secret.txt'), 0o600);
+  // Mode 0: unreadable for an unprivileged owner as well as for nobody when the owner is root.
+  await chmod(join(dir, 'secret.txt'), 0o000);
   await mkdir(join(dir, 'closed/inner'), { recursive: true });
-  await chmod(join(dir, 'closed'), 0o700);
+  await chmod(join(dir, 'closed'), 0o000);
   dns = await startDnsResponder({
     'example.test': [{ type: 'A', address: '192.0.2.7' }],
     'alias.test': [{ type: 'CNAME', target: 'example.test' }],
@@ -39,6 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dns.close();
+  await chmod(join(dir, 'closed'), 0o755);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -131,6 +133,9 @@ describe('verdict tool (spawned)', () => {
     const spawned = await spawnCli(['tool', ...argv, '--json'], { cwd: dir, ...options });
     const doc = JSON.parse(spawned.stdout);
     expect(validateResult(doc).valid).toBe(true);
+    // The same bytes through `verdict validate -`, as a consumer would check them.
+    const check = memoryIo({ stdin: spawned.stdout });
+    expect(await run(['validate', '-', '--json'], check)).toBe(0);
     return { ...spawned, doc };
   };
 

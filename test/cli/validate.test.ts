@@ -74,7 +74,7 @@ describe('verdict validate', () => {
 
   test('refuses to wait on a terminal when no input is given', async () => {
     const io = memoryIo({ cwd: dir, stdinIsTTY: true });
-    expect(await run(['validate', '--json'], io)).toBe(1);
+    expect(await run(['validate', '--json'], io)).toBe(2);
     expect(JSON.parse(io.stdout.text()).error_code).toBe('invalid_arguments');
   });
 

@@ -23,6 +23,8 @@ export interface SpawnCliOptions {
   uid?: number;
   /** Group id to go with `uid`. */
   gid?: number;
+  /** Variables added to (or replacing) the test's environment. */
+  env?: Record<string, string>;
   /** Text written to standard input, which is then closed. */
   input?: string;
   /** Called with the child once it has started (to send it signals). */
@@ -35,7 +37,7 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions = {})
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
     });

@@ -1,0 +1,28 @@
+/**
+ * The producer runtime (`verdict/node`): turn any Node CLI into a conforming producer under the CLI JSON
+ * transport profile, and wrap external commands as contract results.
+ */
+export { defineCommand } from './define-command.js';
+export { externalCommand } from './external-command.js';
+export { nodeIo } from './node-io.js';
+export type { ParsedArguments } from './parse-arguments.js';
+export { parseArguments } from './parse-arguments.js';
+export type { InputBytes, ReadInputOptions } from './read-input.js';
+export { readInput, readStream } from './read-input.js';
+export type { Style } from './render.js';
+export { renderHelp, renderResult, styleFor } from './render.js';
+export type { RunOptions } from './run-command.js';
+export { describeThrown, EXIT, emitResult, runCommand, withMeta } from './run-command.js';
+export type { CapturedOutput, ExternalOutcome, ExternalStdin, RunExternalOptions } from './run-external.js';
+export { runExternal, toExternalResult } from './run-external.js';
+export type {
+  CommandContext,
+  CommandDefinition,
+  CommandInput,
+  CommandIo,
+  OptionSpec,
+  OptionSpecs,
+  OutputStream,
+  ParsedOptions,
+  PositionalSpec,
+} from './types.js';
