@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
 import { fail } from '../contract/builders.js';
 import { EXIT, emitResult, runCommand, withMeta } from '../producer/run-command.js';
 import type { CommandIo } from '../producer/types.js';
 import { SUBCOMMANDS } from './commands/index.js';
+import { VERSION } from './version.js';
 
-/** verdict's version, from its package.json. */
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string })
-  .version;
+export { VERSION };
 
 function topLevelHelp(): string {
   const width = Math.max(...SUBCOMMANDS.map((s) => s.name.length));

@@ -1,4 +1,8 @@
-/** MCP interoperability (SPEC §3): profile validation of tool results and `outputSchema` classification. Pure. */
+/**
+ * MCP interoperability (SPEC §3): profile validation of tool results, `outputSchema` classification, and the
+ * mapping of contract results to tool results. Pure: no SDK and no `node:` imports (the server is
+ * `verdict/mcp/server`).
+ */
 export { canonicalJson, jsonEqual } from './canonical-json.js';
 export type { OutputSchemaClassification, OutputSchemaViolation } from './classify-output-schema.js';
 export { classifyOutputSchema } from './classify-output-schema.js';
@@ -20,6 +24,15 @@ export {
   OUTPUT_SCHEMA_MODES,
 } from './codes.js';
 export { formatFinding } from './format-finding.js';
+export { argumentsToOptions, optionsInputSchema } from './options-input-schema.js';
+export type { ResultOutputSchema } from './result-output-schema.js';
+export { resultOutputSchema } from './result-output-schema.js';
+export type {
+  ContractCallToolResult,
+  McpTextContent,
+  ToCallToolResultOptions,
+} from './to-call-tool-result.js';
+export { toCallToolResult } from './to-call-tool-result.js';
 export { MCP_PROFILE_VIOLATION, toMcpReportResult } from './to-mcp-report-result.js';
 export type { McpProfileFacts, McpValidationReport, ValidateMcpOptions } from './validate-mcp-result.js';
 export { validateMcpResult } from './validate-mcp-result.js';

@@ -1,8 +1,10 @@
 import { externalCommand } from '../../producer/external-command.js';
+import { runCommand } from '../../producer/run-command.js';
 import type { CommandDefinition, CommandIo } from '../../producer/types.js';
 import { conformanceCommand } from './conformance.js';
 import { evidenceCommand } from './evidence.js';
 import { mcpCommand } from './mcp.js';
+import { runMcpServe } from './mcp-serve.js';
 import { normalizeCommand } from './normalize.js';
 import { schemaCommand } from './schema.js';
 import { runTool, toolListCommand } from './tool.js';
@@ -29,8 +31,13 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   },
   {
     name: 'mcp',
-    summary: 'Check an MCP tool result against the contract profile of an MCP revision.',
+    summary: 'Check an MCP tool result against the contract profile (verdict mcp serve: run the MCP server).',
     definition: mcpCommand as unknown as CommandDefinition,
+    // `verdict mcp serve` is a server, not a command with one result: it bypasses the transport profile.
+    dispatch: (argv, io) =>
+      argv[0] === 'serve'
+        ? runMcpServe(argv.slice(1), io)
+        : runCommand(mcpCommand as unknown as CommandDefinition, argv, io, { usage: 'verdict mcp' }),
   },
   {
     name: 'evidence',

@@ -1,0 +1,5 @@
+import { createRequire } from 'node:module';
+
+/** verdict's version, from its package.json. */
+export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string })
+  .version;

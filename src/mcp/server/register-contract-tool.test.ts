@@ -1,0 +1,111 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ok } from '../../contract/builders.js';
+import { validateResult } from '../../contract/validate-result.js';
+import { type ContractTool, registerContractTool } from './register-contract-tool.js';
+
+const ECHO: ContractTool = {
+  name: 'echo',
+  description: 'Echoes a word.',
+  inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+  outputSchema: { type: 'object', required: ['word'], properties: { word: { type: 'string' } } },
+  run: (args) => ok(`You said ${String(args.word)}.`, { word: args.word }),
+};
+
+const open: Client[] = [];
+
+async function connect(...tools: ContractTool[]): Promise<{ client: Client; server: McpServer }> {
+  const server = new McpServer({ name: 'test', version: '1.0.0' }, { capabilities: { tools: {} } });
+  for (const tool of tools) registerContractTool(server, tool);
+  // A plain SDK tool next to the contract tools keeps working.
+  server.registerTool('plain', { description: 'Not a contract tool.' }, () => ({
+    content: [{ type: 'text', text: 'plain' }],
+  }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  open.push(client);
+  return { client, server };
+}
+
+afterEach(async () => {
+  for (const client of open.splice(0)) await client.close();
+});
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return result as { isError?: boolean; structuredContent: Record<string, unknown> };
+}
+
+describe('registerContractTool', () => {
+  test('answers a success with the result in structuredContent', async () => {
+    const { client } = await connect(ECHO);
+    const result = await call(client, 'echo', { word: 'hi' });
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual({ success: true, message: 'You said hi.', word: 'hi' });
+  });
+
+  test('turns a thrown error into an unexpected_error failure, not a protocol error', async () => {
+    const boom: ContractTool = {
+      ...ECHO,
+      name: 'boom',
+      run: () => {
+        throw new TypeError('disk on fire');
+      },
+    };
+    const { client } = await connect(boom);
+    const result = await call(client, 'boom', { word: 'hi' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      success: false,
+      error: 'TypeError: disk on fire',
+      error_code: 'unexpected_error',
+    });
+  });
+
+  test('replaces a result that violates the contract with invalid_result_contract', async () => {
+    const broken: ContractTool = {
+      ...ECHO,
+      name: 'broken',
+      run: () => ({ success: true, message: 'ok', error: null }) as never,
+    };
+    const { client } = await connect(broken);
+    const result = await call(client, 'broken', { word: 'hi' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error_code).toBe('invalid_result_contract');
+    expect(validateResult(result.structuredContent).valid).toBe(true);
+  });
+
+  test('replaces a success that does not match the published domain schema', async () => {
+    const wordless: ContractTool = { ...ECHO, name: 'wordless', run: () => ok('No word.') };
+    const { client } = await connect(wordless);
+    const result = await call(client, 'wordless', { word: 'hi' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error_code).toBe('invalid_result_contract');
+  });
+
+  test('keeps invalid arguments and unknown tools JSON-RPC protocol errors', async () => {
+    const { client } = await connect(ECHO);
+    await expect(client.callTool({ name: 'echo', arguments: { word: 3 } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Invalid arguments for tool echo'),
+    });
+    await expect(client.callTool({ name: 'missing', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('leaves plain SDK tools on the same server alone', async () => {
+    const { client } = await connect(ECHO);
+    const result = await client.callTool({ name: 'plain', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'plain' }]);
+  });
+
+  test('publishes resultOutputSchema of the domain schema', async () => {
+    const { client } = await connect(ECHO);
+    const { tools } = await client.listTools();
+    const echo = tools.find((t) => t.name === 'echo');
+    expect(echo?.outputSchema).toMatchObject({ type: 'object', required: ['success', 'message'] });
+    expect(echo?.outputSchema?.properties).toHaveProperty('word');
+  });
+});

@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  captureEvidence,
+  EVIDENCE_CLIENTS,
+  type EvidenceProfileName,
+} from '../../scripts/capture-evidence.js';
+import { createReceipt, readEvidenceFile, serializeReceipt } from '../../src/evidence/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const EVIDENCE = join(ROOT, 'evidence');
+const PROFILES = Object.keys(EVIDENCE_CLIENTS) as EvidenceProfileName[];
+const FILES = ['success.json', 'failure.json', 'tool-definition.json'];
+
+/** The evidence without what changes with every release: the server version the SDK stamps in `_meta`. */
+function normalized(path: string): unknown {
+  const value = JSON.parse(readFileSync(path, 'utf8'));
+  const info = value?.result?._meta?.['io.modelcontextprotocol/serverInfo'];
+  if (info) info.version = '(version)';
+  return value;
+}
+
+const fresh = mkdtempSync(join(tmpdir(), 'verdict-evidence-'));
+afterAll(() => rmSync(fresh, { recursive: true, force: true }));
+
+describe('the committed MCP evidence', () => {
+  test.each(PROFILES)('evidence/%s holds a conformant receipt of its files', (profile) => {
+    const folder = join(EVIDENCE, profile);
+    const receipt = createReceipt({
+      profile,
+      success: readEvidenceFile('success.json', folder),
+      failure: readEvidenceFile('failure.json', folder),
+      toolDefinition: readEvidenceFile('tool-definition.json', folder),
+    });
+    expect(receipt.success, JSON.stringify(receipt.details.violations)).toBe(true);
+    expect(readFileSync(join(folder, 'receipt.json'), 'utf8')).toBe(serializeReceipt(receipt));
+  });
+
+  test('is what the server answers today (npm run evidence regenerates it)', async () => {
+    expect(await captureEvidence(fresh, CLI)).toEqual([]);
+    for (const profile of PROFILES) {
+      for (const file of FILES) {
+        expect(normalized(join(fresh, profile, file)), `${profile}/${file}`).toEqual(
+          normalized(join(EVIDENCE, profile, file)),
+        );
+      }
+    }
+  });
+});
