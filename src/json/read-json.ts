@@ -1,7 +1,7 @@
 import { VerdictError } from '../contract/errors.js';
 import { locate } from './locate.js';
 import { scanJson, skipWhitespace } from './scan-json.js';
-import type { DuplicateMember, ReadError, ReadJsonResult, ReadOptions, ReadWarning } from './types.js';
+import type { ReadError, ReadJsonResult, ReadOptions, ReadWarning } from './types.js';
 import { DEFAULT_MAX_DEPTH } from './types.js';
 import { decodeUtf8, findLoneSurrogate, utf8Length } from './utf8.js';
 
@@ -15,76 +15,85 @@ import { decodeUtf8, findLoneSurrogate, utf8Length } from './utf8.js';
  * // read.ok === true, read.value → { success: false }, read.duplicates → [{ path: '', key: 'success' }]
  * ```
  */
-export function readJson(input: string | Uint8Array, options: ReadOptions = {}): ReadJsonResult {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const maxBytes = options.maxBytes;
-  checkLimit('maxDepth', maxDepth);
-  if (maxBytes !== undefined) checkLimit('maxBytes', maxBytes);
+export function readJson(input: string | Uint8Array, options?: ReadOptions): ReadJsonResult {
+  let maxDepth = DEFAULT_MAX_DEPTH;
+  let maxBytes: number | undefined;
+  if (options !== undefined) {
+    if (options.maxDepth !== undefined) maxDepth = checkLimit('maxDepth', options.maxDepth);
+    if (options.maxBytes !== undefined) maxBytes = checkLimit('maxBytes', options.maxBytes);
+  }
 
-  const fromBytes = typeof input !== 'string';
-  const size = fromBytes ? input.byteLength : input.length;
+  const size = typeof input === 'string' ? input.length : input.byteLength;
   if (maxBytes !== undefined && size > maxBytes) {
     return failure({
       reason: 'too_large',
-      message: `The input is ${size} bytes, more than the limit of ${maxBytes}.`,
+      message: `The input is ${size} ${typeof input === 'string' ? 'UTF-16 code units' : 'bytes'} long, more than the limit of ${maxBytes}.`,
     });
   }
-
-  let text: string;
-  if (fromBytes) {
-    const decoded = decodeUtf8(input);
-    if (!decoded.ok) return failure({ reason: 'not_utf8', message: decoded.message, offset: decoded.offset });
-    text = decoded.text;
-  } else {
-    text = input;
-    if (!isWellFormed(text)) {
-      const offset = findLoneSurrogate(text);
+  if (typeof input === 'string') {
+    if (!isWellFormed(input)) {
+      const offset = findLoneSurrogate(input);
       return failure({
         reason: 'not_utf8',
         message: `The input has an unpaired surrogate at index ${offset}, which no UTF-8 text can contain.`,
         offset,
       });
     }
+    return readText(input, maxDepth, false);
   }
+  const decoded = decodeUtf8(input);
+  if (!decoded.ok) return failure({ reason: 'not_utf8', message: decoded.message, offset: decoded.offset });
+  return readText(decoded.text, maxDepth, true);
+}
 
+/** Reads well-formed text; `fromBytes` makes error offsets count UTF-8 bytes instead of code units. */
+function readText(text: string, maxDepth: number, fromBytes: boolean): ReadJsonResult {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const warnings: ReadWarning[] =
-    start === 0
-      ? []
-      : [{ code: 'utf8_bom', path: '', message: 'The input starts with a UTF-8 byte order mark.' }];
-
   let value: unknown;
   try {
-    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here.
+    // V8's JSON.parse is iterative, so even nesting far beyond maxDepth cannot overflow the stack here; an
+    // engine whose parser throws on depth instead makes the read fail as data, never crash.
     value = JSON.parse(start === 0 ? text : text.slice(start));
   } catch {
     return readFailure(text, start, maxDepth, fromBytes);
   }
+  const warnings: ReadWarning[] =
+    start === 0
+      ? []
+      : [{ code: 'utf8_bom', path: '', message: 'The input starts with a UTF-8 byte order mark.' }];
   if (typeof value !== 'object' || value === null) return { ok: true, value, duplicates: [], warnings };
 
-  const shape = measure(value);
-  if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
-  let duplicates: DuplicateMember[] = [];
-  if (mayHaveDuplicates(text, value, shape.members)) duplicates = scanJson(text, start, maxDepth).duplicates;
+  let members =
+    maxDepth >= 1 && isPrototypeClean() ? countMembers(value, Math.min(maxDepth, RECURSION_LIMIT) - 1) : -1;
+  if (members < 0) {
+    const shape = measure(value);
+    if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
+    members = shape.members;
+  }
+  const duplicates = mayHaveDuplicates(text, members) ? scanJson(text, start, maxDepth).duplicates : [];
   return { ok: true, value, duplicates, warnings };
 }
 
-function checkLimit(name: string, limit: number): void {
+function checkLimit(name: string, limit: number): number {
   if (!(Number.isInteger(limit) || limit === Number.POSITIVE_INFINITY) || limit < 0) {
     throw new VerdictError(
       'invalid_argument',
       `${name} must be a non-negative integer, got ${String(limit)}.`,
     );
   }
+  return limit;
 }
 
 function failure(error: ReadError): ReadJsonResult {
   return { ok: false, error };
 }
 
+const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
+
 function isWellFormed(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return native === undefined ? findLoneSurrogate(text) < 0 : native.call(text);
+  return hasIsWellFormed
+    ? (text as string & { isWellFormed(): boolean }).isWellFormed()
+    : findLoneSurrogate(text) < 0;
 }
 
 /** Explains why a text that JSON.parse refused (or that nests too deeply) is unreadable, with its position. */
@@ -94,10 +103,53 @@ function readFailure(text: string, start: number, maxDepth: number, fromBytes: b
   }
   const { error } = scanJson(text, start, maxDepth);
   // Unreachable while scanJson and JSON.parse agree (a property test holds them to it); stay unreadable anyway.
-  const found = error ?? { reason: 'syntax', offset: start, message: 'The input is not valid JSON.' };
+  const found = error ?? {
+    reason: 'syntax',
+    offset: start,
+    message: "This runtime's JSON.parse refused the input although the scan found no error.",
+  };
   const { line, column } = locate(text, found.offset, start);
   const offset = fromBytes ? utf8Length(text, found.offset) : found.offset;
   return failure({ reason: found.reason, message: found.message, offset, line, column });
+}
+
+/** Deepest nesting the recursive fast count descends before handing over to the iterative one. */
+const RECURSION_LIMIT = 1000;
+
+/**
+ * Counts the object members of a parsed value recursively with `for…in`, which measured about twice as fast
+ * as an explicit stack with `Object.values` on small documents; returns -1 instead of descending more than
+ * `room` further levels, so the recursion stays shallow enough for any engine's stack. Only valid while
+ * Object.prototype has no enumerable property (see {@link isPrototypeClean}).
+ */
+function countMembers(node: object, room: number): number {
+  let members = 0;
+  if (Array.isArray(node)) {
+    for (let k = 0; k < node.length; k++) {
+      const inner = countMembersOf(node[k], room);
+      if (inner < 0) return -1;
+      members += inner;
+    }
+    return members;
+  }
+  for (const key in node) {
+    const inner = countMembersOf((node as Record<string, unknown>)[key], room);
+    if (inner < 0) return -1;
+    members += inner + 1;
+  }
+  return members;
+}
+
+/** {@link countMembers} of a child value: 0 for scalars, -1 when it would descend past `room`. */
+function countMembersOf(child: unknown, room: number): number {
+  if (typeof child !== 'object' || child === null) return 0;
+  return room <= 0 ? -1 : countMembers(child, room - 1);
+}
+
+/** True when `for…in` over a plain object sees only its own members: nothing enumerable was added to Object.prototype. */
+function isPrototypeClean(): boolean {
+  for (const _ in {}) return false;
+  return true;
 }
 
 /** Counts object members and the deepest nesting of a parsed value, iteratively. */
@@ -124,38 +176,16 @@ function measure(root: object): { members: number; depth: number } {
 }
 
 /**
- * Decides without a full scan whether the text can hold a duplicate member. Every member has exactly one
- * structural colon, so colons in the text minus colons inside the parsed strings bound the number of members
- * in the text from above; when that bound equals the members JSON.parse kept, none was dropped. A `\u` escape
- * could hide a colon, so its presence sends the text to the exact scan.
+ * Decides without a full scan whether the text can hold a duplicate member. Every member has one structural
+ * colon, preceded by the closing quote of its name or by whitespace; colons after any other character sit
+ * inside strings. So colons after a quote or whitespace bound the members in the text from above, and when
+ * that bound equals the members JSON.parse kept, none was dropped.
  */
-function mayHaveDuplicates(text: string, value: object, members: number): boolean {
-  const colons = countColons(text);
-  if (colons === members) return false;
-  if (text.includes('\\u')) return true;
-  return colons - countStringColons(value) !== members;
-}
-
-function countColons(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) count++;
-  return count;
-}
-
-/** Counts colons inside every member name and string value of a parsed value, iteratively. */
-function countStringColons(root: object): number {
-  let count = 0;
-  const nodes: object[] = [root];
-  while (nodes.length > 0) {
-    const node = nodes.pop() as object;
-    const isArray = Array.isArray(node);
-    const children: unknown[] = isArray ? node : Object.values(node);
-    if (!isArray) for (const key of Object.keys(node)) count += countColons(key);
-    for (let k = 0; k < children.length; k++) {
-      const child = children[k];
-      if (typeof child === 'string') count += countColons(child);
-      else if (typeof child === 'object' && child !== null) nodes.push(child);
-    }
+function mayHaveDuplicates(text: string, members: number): boolean {
+  let bound = 0;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
+    const before = text.charCodeAt(i - 1);
+    if (before === 0x22 || before === 0x20 || before === 0x0a || before === 0x0d || before === 0x09) bound++;
   }
-  return count;
+  return bound !== members;
 }

@@ -32,7 +32,7 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
   const kinds: number[] = [];
   // Per open container: the member names seen, each flagged once reported (objects only), and the path
   // segment of its current child.
-  const keySets: (Map<string, boolean> | undefined)[] = [];
+  const memberNames: (Map<string, boolean> | undefined)[] = [];
   const segments: (string | number)[] = [];
   let i = start;
 
@@ -49,7 +49,7 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
         : `Unexpected ${describe(text, at)}; expected ${expected}.`,
     );
 
-  /** Reads a member name at `i` (which must be a quote) and its colon; returns an error or undefined. */
+  /** Reads a member name after optional whitespace, records it, and reads its colon; returns an error or undefined. */
   const readMemberName = (): ScanOutcome | undefined => {
     i = skipWhitespace(text, i);
     if (text.charCodeAt(i) !== 0x22) return unexpected(i, 'a member name in double quotes');
@@ -57,7 +57,7 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
     if (end < 0) return stringError(text, i, fail);
     const key = decodeString(text, i + 1, end - 1);
     const depth = kinds.length - 1;
-    const seen = keySets[depth] as Map<string, boolean>;
+    const seen = memberNames[depth] as Map<string, boolean>;
     const reported = seen.get(key);
     if (reported === undefined) seen.set(key, false);
     else if (!reported) {
@@ -83,19 +83,18 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
       const depth = kinds.length;
       if (c === 0x7b) {
         kinds.push(OBJECT);
-        keySets.push(new Map());
+        memberNames.push(new Map());
         if (text.charCodeAt(i) === 0x7d) {
           i++;
           closeContainer();
         } else {
-          segments[depth] = '';
           const error = readMemberName();
           if (error) return error;
           continue;
         }
       } else {
         kinds.push(ARRAY);
-        keySets.push(undefined);
+        memberNames.push(undefined);
         if (text.charCodeAt(i) === 0x5d) {
           i++;
           closeContainer();
@@ -153,7 +152,7 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
 
   function closeContainer(): void {
     kinds.pop();
-    keySets.pop();
+    memberNames.pop();
   }
 }
 

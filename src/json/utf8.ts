@@ -15,6 +15,8 @@ export function decodeUtf8(bytes: Uint8Array): DecodeUtf8Result {
     return { ok: true, text: decoder.decode(bytes) };
   } catch {
     const offset = findInvalidUtf8(bytes);
+    // Browsers refuse views of a SharedArrayBuffer; valid bytes there are decoded from a copy.
+    if (offset === bytes.length) return { ok: true, text: decoder.decode(bytes.slice()) };
     return { ok: false, offset, message: `The input is not valid UTF-8 at byte ${offset}.` };
   }
 }
