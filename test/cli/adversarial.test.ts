@@ -61,6 +61,16 @@ function runCli(args: string[], stdin?: string | Uint8Array): Promise<CliRun> {
   });
 }
 
+/** Runs `verdict validate FILE --json` on a file written with `content`. */
+function validateFile(name: string, content: string | Uint8Array, ...options: string[]): Promise<CliRun> {
+  return runCli(['validate', file(name, content), '--json', ...options]);
+}
+
+/** A result text whose message holds raw bytes. */
+function messageWithBytes(bytes: number[]): Buffer {
+  return Buffer.concat([Buffer.from('{"success":true,"message":"'), Buffer.from(bytes), Buffer.from('"}')]);
+}
+
 /** Asserts an unreadable-input report for one file and returns its read error. */
 function expectReadError(run: CliRun, reason: string): Record<string, unknown> {
   expect(run.status).toBe(1);
@@ -74,44 +84,32 @@ const VALID = '{"success":true,"message":"Done."}';
 
 describe('verdict validate --json on hostile input', () => {
   test('invalid UTF-8 is not_utf8 at the first bad byte', async () => {
-    const bytes = Buffer.concat([
-      Buffer.from('{"success":true,"message":"'),
-      Buffer.from([0xc3, 0x28]),
-      Buffer.from('"}'),
-    ]);
-    const run = await runCli(['validate', file('bad-utf8.json', bytes), '--json']);
+    const bytes = messageWithBytes([0xc3, 0x28]);
+    const run = await validateFile('bad-utf8.json', bytes);
     expect(expectReadError(run, 'not_utf8').offset).toBe(27);
   });
 
   test('UTF-16 with a byte order mark is not_utf8, not repaired', async () => {
     const bytes = Buffer.from(`\ufeff${VALID}`, 'utf16le');
-    const run = await runCli(['validate', file('utf16.json', bytes), '--json']);
+    const run = await validateFile('utf16.json', bytes);
     expect(expectReadError(run, 'not_utf8').message).toMatch(/UTF-16LE/);
   });
 
   test('a UTF-8 byte order mark is accepted with the utf8_bom warning', async () => {
-    const run = await runCli(['validate', file('bom.json', `\ufeff${VALID}`), '--json']);
+    const run = await validateFile('bom.json', `\ufeff${VALID}`);
     expect(run.status).toBe(0);
     expect(run.doc.success).toBe(true);
     expect(run.doc.warnings).toEqual([expect.stringContaining('utf8_bom')]);
   });
 
   test('100,000 levels of array nesting are too_deep, without a crash', async () => {
-    const run = await runCli([
-      'validate',
-      file('deep-array.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`),
-      '--json',
-    ]);
+    const run = await validateFile('deep-array.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     expect(expectReadError(run, 'too_deep').offset).toBe(10_000);
   });
 
   test('100,000 levels of object nesting inside a result are too_deep', async () => {
     const nested = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    const run = await runCli([
-      'validate',
-      file('deep-object.json', `{"success":true,"message":"ok","details":${nested}}`),
-      '--json',
-    ]);
+    const run = await validateFile('deep-object.json', `{"success":true,"message":"ok","details":${nested}}`);
     expectReadError(run, 'too_deep');
   });
 
@@ -129,20 +127,15 @@ describe('verdict validate --json on hostile input', () => {
   }, 60_000);
 
   test('__proto__ and constructor members are plain data and change no verdict', async () => {
-    const ordinary = await runCli([
-      'validate',
-      file(
-        'proto-ok.json',
-        '{"success":true,"message":"ok","__proto__":{"success":false},"constructor":{"prototype":{"x":1}},"details":{"__proto__":null}}',
-      ),
-      '--json',
-    ]);
+    const ordinary = await validateFile(
+      'proto-ok.json',
+      '{"success":true,"message":"ok","__proto__":{"success":false},"constructor":{"prototype":{"x":1}},"details":{"__proto__":null}}',
+    );
     expect(ordinary.status).toBe(0);
-    const hidden = await runCli([
-      'validate',
-      file('proto-only.json', '{"__proto__":{"success":true,"message":"inherited?"}}'),
-      '--json',
-    ]);
+    const hidden = await validateFile(
+      'proto-only.json',
+      '{"__proto__":{"success":true,"message":"inherited?"}}',
+    );
     expect(hidden.status).toBe(1);
     expect(hidden.doc.error_code).toBe('contract_violation');
     const [input] = hidden.doc.details.inputs as { violations: { code: string }[] }[];
@@ -150,18 +143,10 @@ describe('verdict validate --json on hostile input', () => {
   });
 
   test('lone surrogate escapes are valid JSON text: the document is judged on its members', async () => {
-    const lone = await runCli([
-      'validate',
-      file('lone.json', '{"success":true,"message":"\\ud800","x":"\\udc00\\ud800"}'),
-      '--json',
-    ]);
+    const lone = await validateFile('lone.json', '{"success":true,"message":"\\ud800","x":"\\udc00\\ud800"}');
     expect(lone.status).toBe(0);
-    const raw = Buffer.concat([
-      Buffer.from('{"success":true,"message":"'),
-      Buffer.from([0xed, 0xa0, 0x80]),
-      Buffer.from('"}'),
-    ]);
-    const encoded = await runCli(['validate', file('lone-raw.json', raw), '--json']);
+    const raw = messageWithBytes([0xed, 0xa0, 0x80]);
+    const encoded = await validateFile('lone-raw.json', raw);
     expectReadError(encoded, 'not_utf8');
   });
 
@@ -171,23 +156,22 @@ describe('verdict validate --json on hostile input', () => {
       ['inf.json', '{"success":true,"message":"ok","meta":{"duration_ms":-Infinity}}', 55],
       ['comment.json', '{"success":true, // done\n"message":"ok"}', 18],
     ] as const) {
-      const run = await runCli(['validate', file(name, text), '--json']);
+      const run = await validateFile(name, text);
       expect(expectReadError(run, 'syntax')).toMatchObject({ line: 1, column });
     }
   });
 
   test('a literal that overflows to Infinity is a violation, not a crash', async () => {
-    const run = await runCli([
-      'validate',
-      file('overflow.json', '{"success":true,"message":"ok","meta":{"duration_ms":1e400}}'),
-      '--json',
-    ]);
+    const run = await validateFile(
+      'overflow.json',
+      '{"success":true,"message":"ok","meta":{"duration_ms":1e400}}',
+    );
     expect(run.status).toBe(1);
     expect(run.doc.error_code).toBe('contract_violation');
   });
 
   test('two documents in one file are trailing_data at the second', async () => {
-    const run = await runCli(['validate', file('two.json', `${VALID}\n${VALID}\n`), '--json']);
+    const run = await validateFile('two.json', `${VALID}\n${VALID}\n`);
     expect(expectReadError(run, 'trailing_data')).toMatchObject({
       offset: VALID.length + 1,
       line: 2,
@@ -196,8 +180,8 @@ describe('verdict validate --json on hostile input', () => {
   });
 
   test('empty input, from a file or standard input, is empty', async () => {
-    expectReadError(await runCli(['validate', file('empty.json', ''), '--json']), 'empty');
-    expectReadError(await runCli(['validate', file('blank.json', ' \n\t\r\n'), '--json']), 'empty');
+    expectReadError(await validateFile('empty.json', ''), 'empty');
+    expectReadError(await validateFile('blank.json', ' \n\t\r\n'), 'empty');
     expectReadError(await runCli(['validate', '-', '--json'], ''), 'empty');
   });
 
