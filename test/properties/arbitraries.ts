@@ -149,7 +149,11 @@ const metaMember = fc
       { weight: 4, arbitrary: fc.constantFrom(lit('{}'), lit('{"a":1}')) },
       wrongType,
     ),
-    extra: fc.uniqueArray(fc.tuple(memberName, anyNode), { maxLength: 2, selector: ([key]) => key }),
+    // Inside meta, the names of top-level members and near misses of meta's own are ordinary extras.
+    extra: fc.uniqueArray(
+      fc.tuple(fc.oneof(memberName, fc.constantFrom('meta', 'success', 'error', 'schema_version ')), anyNode),
+      { maxLength: 2, selector: ([key]) => key },
+    ),
   })
   .map(({ extra, ...known }) => {
     const members: [string, JsonNode][] = [];
