@@ -23,94 +23,115 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Best of `rounds` timed runs of `work` (after one warm-up), in milliseconds. */
-function best(rounds, work) {
-  work();
-  let fastest = Number.POSITIVE_INFINITY;
+/**
+ * Times each of `works` `rounds` times, interleaved so that a busy moment of the machine hits all of them
+ * alike, after one warm-up each; a full collection (with --expose-gc) precedes every timed run. Returns the
+ * best time of each, in milliseconds.
+ */
+function bestOfEach(rounds, works) {
+  for (const work of works) work();
+  const fastest = works.map(() => Number.POSITIVE_INFINITY);
   for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    work();
-    fastest = Math.min(fastest, performance.now() - start);
+    works.forEach((work, k) => {
+      globalThis.gc?.();
+      const start = performance.now();
+      work();
+      fastest[k] = Math.min(fastest[k], performance.now() - start);
+    });
   }
   return fastest;
 }
 
 const fmt = (n, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const rounds = quick ? 3 : 9;
 
-// (a) In-memory validation of parsed documents.
-const DOCS = quick ? 20_000 : 100_000;
-const random = createRandom(1);
-const docs = Array.from({ length: DOCS }, () => createDocument(random, 1 + Math.floor(random() * 8)));
-const avgBytes = docs.reduce((sum, d) => sum + JSON.stringify(d).length, 0) / DOCS;
-const ajvValidate = new Ajv2020({ allErrors: true, strict: false }).compile(RESULT_CONTRACT_SCHEMA);
-let verdictValid = 0;
-let ajvValid = 0;
-for (const doc of docs) {
-  if (validateResult(doc).valid) verdictValid++;
-  if (ajvValidate(doc)) ajvValid++;
+/** (a) In-memory validation of parsed documents, verdict against Ajv. */
+function measureValidation() {
+  const count = quick ? 20_000 : 100_000;
+  const random = createRandom(1);
+  const docs = Array.from({ length: count }, () => createDocument(random, 1 + Math.floor(random() * 8)));
+  const avgBytes = docs.reduce((sum, d) => sum + JSON.stringify(d).length, 0) / count;
+  const ajvValidate = new Ajv2020({ allErrors: true, strict: false }).compile(RESULT_CONTRACT_SCHEMA);
+  let verdictValid = 0;
+  let ajvValid = 0;
+  for (const doc of docs) {
+    if (validateResult(doc).valid) verdictValid++;
+    if (ajvValidate(doc)) ajvValid++;
+  }
+  if (verdictValid !== ajvValid)
+    throw new Error(`verdict and Ajv disagree: ${verdictValid} vs ${ajvValid} valid`);
+  const [verdictMs, ajvMs] = bestOfEach(rounds, [
+    () => {
+      for (let i = 0; i < docs.length; i++) validateResult(docs[i]);
+    },
+    () => {
+      for (let i = 0; i < docs.length; i++) ajvValidate(docs[i]);
+    },
+  ]);
+  const result = {
+    docs: count,
+    avgBytes,
+    invalidShare: 1 - verdictValid / count,
+    verdictPerSec: count / (verdictMs / 1000),
+    ajvPerSec: count / (ajvMs / 1000),
+  };
+  return { ...result, ratio: result.verdictPerSec / result.ajvPerSec };
 }
-if (verdictValid !== ajvValid)
-  throw new Error(`verdict and Ajv disagree: ${verdictValid} vs ${ajvValid} valid`);
-const rounds = quick ? 3 : 7;
-const verdictMs = best(rounds, () => {
-  for (let i = 0; i < docs.length; i++) validateResult(docs[i]);
-});
-const ajvMs = best(rounds, () => {
-  for (let i = 0; i < docs.length; i++) ajvValidate(docs[i]);
-});
-const a = {
-  docs: DOCS,
-  avgBytes,
-  invalidShare: 1 - verdictValid / DOCS,
-  verdictPerSec: DOCS / (verdictMs / 1000),
-  ajvPerSec: DOCS / (ajvMs / 1000),
-};
-a.ratio = a.verdictPerSec / a.ajvPerSec;
 
-// (b) Reading + validating JSONL from bytes, against JSON.parse of the same lines.
-const LINES = quick ? 50_000 : 200_000;
+/** (b) Reading + validating JSONL from bytes, against JSON.parse of the same lines; then the real CLI. */
+function measureJsonl(corpusPath) {
+  const lines = quick ? 50_000 : 200_000;
+  writeFileSync(corpusPath, `${createJsonlLines(lines).join('\n')}\n`);
+  const bytes = readFileSync(corpusPath);
+  const ends = [];
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) ends.push(i);
+  const strings = [];
+  for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
+    strings.push(bytes.toString('utf8', start, ends[k]));
+  const [strictMs, decodeParseMs, parseMs] = bestOfEach(rounds, [
+    () => {
+      for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
+        validateResultText(bytes.subarray(start, ends[k]));
+    },
+    () => {
+      for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
+        JSON.parse(bytes.toString('utf8', start, ends[k]));
+    },
+    () => {
+      for (let k = 0; k < strings.length; k++) JSON.parse(strings[k]);
+    },
+  ]);
+  const cliRuns = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    const start = performance.now();
+    const run = spawnSync(process.execPath, [CLI, 'validate', '--jsonl', corpusPath, '--json'], {
+      encoding: 'utf8',
+    });
+    cliRuns.push(performance.now() - start);
+    const report = JSON.parse(run.stdout);
+    if (report.details.documents !== lines)
+      throw new Error(`the CLI counted ${report.details.documents} documents`);
+  }
+  const result = {
+    lines,
+    megabytes: bytes.length / 1e6,
+    strictPerSec: lines / (strictMs / 1000),
+    decodeParsePerSec: lines / (decodeParseMs / 1000),
+    parsePerSec: lines / (parseMs / 1000),
+    cliPerSec: lines / (median(cliRuns) / 1000),
+    cliRuns: cliRuns.length,
+  };
+  return {
+    ...result,
+    ratio: result.strictPerSec / result.decodeParsePerSec,
+    ratioStrings: result.strictPerSec / result.parsePerSec,
+  };
+}
+
+const a = measureValidation();
 const dir = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
-const corpusPath = join(dir, 'corpus.jsonl');
-writeFileSync(corpusPath, `${createJsonlLines(LINES).join('\n')}\n`);
-const bytes = readFileSync(corpusPath);
-const ends = [];
-for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) ends.push(i);
-const strings = [];
-for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
-  strings.push(bytes.toString('utf8', start, ends[k]));
-const strictMs = best(rounds, () => {
-  for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
-    validateResultText(bytes.subarray(start, ends[k]));
-});
-const decodeParseMs = best(rounds, () => {
-  for (let k = 0, start = 0; k < ends.length; start = ends[k] + 1, k++)
-    JSON.parse(bytes.toString('utf8', start, ends[k]));
-});
-const parseMs = best(rounds, () => {
-  for (let k = 0; k < strings.length; k++) JSON.parse(strings[k]);
-});
-const cliRuns = [];
-for (let i = 0; i < (quick ? 1 : 3); i++) {
-  const start = performance.now();
-  const run = spawnSync(process.execPath, [CLI, 'validate', '--jsonl', corpusPath, '--json'], {
-    encoding: 'utf8',
-  });
-  cliRuns.push(performance.now() - start);
-  const report = JSON.parse(run.stdout);
-  if (report.details.documents !== LINES)
-    throw new Error(`the CLI counted ${report.details.documents} documents`);
-}
-const b = {
-  lines: LINES,
-  megabytes: bytes.length / 1e6,
-  strictPerSec: LINES / (strictMs / 1000),
-  decodeParsePerSec: LINES / (decodeParseMs / 1000),
-  parsePerSec: LINES / (parseMs / 1000),
-  cliPerSec: LINES / (median(cliRuns) / 1000),
-};
-b.ratio = b.strictPerSec / b.decodeParsePerSec;
-b.ratioStrings = b.strictPerSec / b.parsePerSec;
+const b = measureJsonl(join(dir, 'corpus.jsonl'));
 
 // (c) Cold start: verdict validate small.json against node -e 0, interleaved.
 const small = join(dir, 'small.json');
@@ -142,7 +163,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} threads)
 const load = `load average ${fmt(loadBefore, 1)} before, ${fmt(loadavg()[0], 1)} after`;
 const report = `# Benchmarks
 
-Measured by \`npm run bench\` (\`node bench/run.mjs\`: builds, then runs everything below in one process,
+Measured by \`npm run bench\` (\`node --expose-gc bench/run.mjs\`: builds, then runs everything below in one process,
 spawning the CLI where it says so) on ${machine}, ${load}. Figures move from run to run, more on a busy
 machine; the ratios matter.
 
@@ -154,7 +175,7 @@ machine; the ratios matter.
 
 ## (a) In-memory validation
 ${fmt(a.docs)} parsed documents (average ${fmt(a.avgBytes)} bytes as JSON, ${fmt(a.invalidShare * 100, 1)}% non-conforming),
-each validated once per round; best of ${rounds} rounds after a warm-up. verdict:
+each validated once per round; best of ${rounds} interleaved rounds after a warm-up, each after a full garbage collection. verdict:
 \`validateResult(doc)\` (every violation with its JSON Pointer and message); Ajv 8: \`new Ajv2020({ allErrors: true,
 strict: false }).compile(RESULT_CONTRACT_SCHEMA)\` on the same schema. The two agree on every document.
 
@@ -162,8 +183,8 @@ strict: false }).compile(RESULT_CONTRACT_SCHEMA)\` on the same schema. The two a
 ${fmt(b.lines)} lines of 100–300 bytes (${fmt(b.megabytes, 1)} MB). verdict: \`validateResultText(bytes.subarray(start, end))\`
 per line, as \`verdict validate --jsonl\` does (strict UTF-8 decoding, one value per line, duplicate-member and
 depth checks, full validation). Baseline: \`JSON.parse(bytes.toString('utf8', start, end))\` per line (no
-validation). Against \`JSON.parse\` of already-decoded strings (${fmt(b.parsePerSec)} lines/s) the ratio is ${fmt(b.ratioStrings, 2)}×.
-The real CLI, \`node dist/cli/main.js validate --jsonl corpus.jsonl --json\` (median of ${cliRuns.length} runs,
+validation); best of ${rounds} interleaved rounds as in (a). Against \`JSON.parse\` of already-decoded strings (${fmt(b.parsePerSec)} lines/s) the ratio is ${fmt(b.ratioStrings, 2)}×.
+The real CLI, \`node dist/cli/main.js validate --jsonl corpus.jsonl --json\` (median of ${b.cliRuns} runs,
 including start-up and streaming the file): ${fmt(b.cliPerSec)} lines/s.
 
 ## (c) Cold start
@@ -186,7 +207,7 @@ time of the spawned process.
 ## Commands
 \`\`\`
 npm run bench            # build, measure, print, write BENCHMARKS.md
-node bench/run.mjs --quick  # smaller corpora, for a quick look (not for the figures above)
+node --expose-gc bench/run.mjs --quick  # smaller corpora, for a quick look (not for the figures above)
 \`\`\`
 `;
 if (quick) console.log(report);
