@@ -7,6 +7,8 @@ export default defineConfig({
       include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // The CLI and package tests run the built code: build it first when dist/ is missing or stale.
+    globalSetup: ['./test/support/ensure-build.ts'],
     testTimeout: 30_000,
   },
 });

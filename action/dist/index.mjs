@@ -23,7 +23,9 @@ var ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 // src/contract/validate-result.ts
 var NON_BLANK = /\S/;
 function isNonBlankString(value) {
-  return typeof value === "string" && NON_BLANK.test(value);
+  if (typeof value !== "string") return false;
+  const first = value.charCodeAt(0);
+  return first > 32 && first < 127 || NON_BLANK.test(value);
 }
 function isJsonObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -50,14 +52,10 @@ function validateResult(value, options = {}) {
   const add = (code, path, message) => {
     violations.push({ code, path, message });
   };
-  const warnings = (options.readWarnings ?? []).map((w) => ({ ...w }));
-  for (const duplicate of options.duplicates ?? []) {
-    add(
-      "duplicate_member",
-      duplicate.path,
-      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`
-    );
-  }
+  const readWarnings = options.readWarnings;
+  const warnings = readWarnings === void 0 || readWarnings.length === 0 ? [] : readWarnings.map((w) => ({ ...w }));
+  const duplicates = options.duplicates;
+  if (duplicates !== void 0 && duplicates.length > 0) reportDuplicates(duplicates, add);
   if (!isJsonObject(value)) {
     add("not_an_object", "", `A result must be a JSON object, got ${describe(value)}.`);
     return { valid: false, violations, warnings };
@@ -135,6 +133,15 @@ function validateResult(value, options = {}) {
   }
   if (violations.length > 0) return { valid: false, violations, warnings };
   return { valid: true, value, violations: [], warnings };
+}
+function reportDuplicates(duplicates, add) {
+  for (const duplicate of duplicates) {
+    add(
+      "duplicate_member",
+      duplicate.path,
+      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`
+    );
+  }
 }
 function validateMeta(meta, add) {
   if (!isJsonObject(meta)) {

@@ -54,6 +54,7 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     emitResult(withMeta(result, 'verdict', 0), io, json);
     return EXIT.usage;
   }
-  if (subcommand.dispatch) return subcommand.dispatch(rest, io);
-  return runCommand(subcommand.definition, rest, io, { usage: `verdict ${subcommand.name}` });
+  const loaded = await subcommand.load();
+  if (loaded.dispatch) return loaded.dispatch(rest, io);
+  return runCommand(loaded.definition, rest, io, { usage: `verdict ${subcommand.name}` });
 }

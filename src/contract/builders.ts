@@ -111,10 +111,14 @@ export function fail<const F extends FailureInput>(message: string, fields: F): 
       `fail(): error_code must match ^[a-z][a-z0-9_]*$, got ${JSON.stringify(error_code)}.`,
     );
   }
-  const result: Record<string, unknown> = { success: false, message };
-  if (error !== undefined) result.error = error;
-  if (error_code !== undefined) result.error_code = error_code;
-  Object.assign(result, copyDefined(fields, CORE_MEMBERS));
+  // Spread, not Object.assign: assigning a `__proto__` domain field would replace the result's prototype.
+  const result: Record<string, unknown> = {
+    success: false,
+    message,
+    ...(error === undefined ? {} : { error }),
+    ...(error_code === undefined ? {} : { error_code }),
+    ...copyDefined(fields, CORE_MEMBERS),
+  };
   checkBuilt(result, 'fail');
   return result as unknown as FailureResult<F>;
 }

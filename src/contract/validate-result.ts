@@ -20,7 +20,10 @@ const NON_BLANK = /\S/;
 
 /** True for a string with at least one character that is not ECMAScript whitespace. */
 export function isNonBlankString(value: unknown): value is string {
-  return typeof value === 'string' && NON_BLANK.test(value);
+  if (typeof value !== 'string') return false;
+  // Fast path: printable ASCII other than space is never whitespace, and most texts start with one.
+  const first = value.charCodeAt(0);
+  return (first > 0x20 && first < 0x7f) || NON_BLANK.test(value);
 }
 
 /** True for a JSON object: not null, not an array. */
@@ -62,15 +65,12 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
   const add = (code: ViolationCode, path: string, message: string) => {
     violations.push({ code, path, message });
   };
-  const warnings: ValidationWarning[] = (options.readWarnings ?? []).map((w) => ({ ...w }));
+  const readWarnings = options.readWarnings;
+  const warnings: ValidationWarning[] =
+    readWarnings === undefined || readWarnings.length === 0 ? [] : readWarnings.map((w) => ({ ...w }));
 
-  for (const duplicate of options.duplicates ?? []) {
-    add(
-      'duplicate_member',
-      duplicate.path,
-      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`,
-    );
-  }
+  const duplicates = options.duplicates;
+  if (duplicates !== undefined && duplicates.length > 0) reportDuplicates(duplicates, add);
 
   if (!isJsonObject(value)) {
     add('not_an_object', '', `A result must be a JSON object, got ${describe(value)}.`);
@@ -164,6 +164,19 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
 
   if (violations.length > 0) return { valid: false, violations, warnings };
   return { valid: true, value: value as unknown as ResultContract, violations: [], warnings };
+}
+
+function reportDuplicates(
+  duplicates: readonly DuplicateMember[],
+  add: (code: ViolationCode, path: string, message: string) => void,
+): void {
+  for (const duplicate of duplicates) {
+    add(
+      'duplicate_member',
+      duplicate.path,
+      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`,
+    );
+  }
 }
 
 function validateMeta(

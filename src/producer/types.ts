@@ -77,7 +77,7 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
   /** Working directory that relative paths resolve against. */
   cwd: string;
-  /** Milliseconds from an arbitrary origin, for durations (`performance.now` in production). */
+  /** Milliseconds from an arbitrary origin, for durations (`process.hrtime` in production). */
   now(): number;
   /** Aborted when the user interrupts the run (SIGINT); tests abort it themselves. */
   signal?: AbortSignal;

@@ -1,0 +1,133 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { RESULT_CONTRACT_SCHEMA } from '../src/contract/contract-schema.js';
+import { BUILT_CLI, ROOT } from './support/ensure-build.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  engines?: { node?: string };
+  exports?: Record<string, unknown>;
+  bin?: Record<string, string>;
+};
+
+// Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')` specifiers.
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
+
+/** Where a module's import graph reaches outside itself: `node:` built-ins and bare package names. */
+interface GraphReport {
+  /** Every file reached, relative to the start's folder. */
+  files: string[];
+  /** Every import that is not a relative path, as `file → specifier`. */
+  external: string[];
+}
+
+/** Walks the import graph of built ESM files from `entry`, reading the files, never executing them. */
+function walkImports(entry: string): GraphReport {
+  const base = dirname(entry);
+  const seen = new Set<string>();
+  const external: string[] = [];
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(SPECIFIER)) {
+      const specifier = match[2] as string;
+      if (specifier.startsWith('./') || specifier.startsWith('../')) {
+        queue.push(resolve(dirname(file), specifier));
+      } else {
+        external.push(`${relative(base, file)} → ${specifier}`);
+      }
+    }
+  }
+  return { files: [...seen].map((f) => relative(base, f)).sort(), external };
+}
+
+describe('the published package', () => {
+  test('npm pack holds only built code, declarations, schemas, README, LICENSE and package.json', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(pack.status, pack.stderr).toBe(0);
+    const [listing] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
+    const paths = listing.files.map((f) => f.path);
+    const allowed = (path: string) =>
+      /^dist\/.+(?<!\.test)(?<!\.test-d)(\.js|\.d\.ts)$/.test(path) ||
+      /^schemas\/[^/]+\.json$/.test(path) ||
+      ['README.md', 'LICENSE', 'package.json'].includes(path);
+    expect(paths.filter((path) => !allowed(path))).toEqual([]);
+    const required = [
+      'package.json',
+      'LICENSE',
+      'schemas/result-contract-v1.schema.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+    ];
+    if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
+    expect(paths).toEqual(expect.arrayContaining(required));
+  });
+
+  test('the root export imports no node: module and no package, however deep', () => {
+    const graph = walkImports(join(ROOT, 'dist', 'index.js'));
+    expect(graph.files).toContain('contract/validate-result.js');
+    expect(graph.files).toContain('json/read-json.js');
+    expect(graph.external).toEqual([]);
+  });
+
+  test('the schema file equals RESULT_CONTRACT_SCHEMA', () => {
+    const file = JSON.parse(readFileSync(join(ROOT, 'schemas', 'result-contract-v1.schema.json'), 'utf8'));
+    expect(file).toEqual(RESULT_CONTRACT_SCHEMA);
+  });
+
+  test('package.json asks for Node >= 20', () => {
+    const range = pkg.engines?.node ?? '';
+    const floor = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(range.trim());
+    expect(floor, `engines.node is ${JSON.stringify(range)}`).not.toBeNull();
+    expect(Number(floor?.[1])).toBeGreaterThanOrEqual(20);
+  });
+
+  test('every conditional export names types first', () => {
+    const conditionMaps: [string, Record<string, unknown>][] = [];
+    const collect = (path: string, value: unknown) => {
+      if (typeof value !== 'object' || value === null) return;
+      const keys = Object.keys(value);
+      if (keys.every((key) => key.startsWith('.'))) {
+        for (const key of keys) collect(key, (value as Record<string, unknown>)[key]);
+        return;
+      }
+      conditionMaps.push([path, value as Record<string, unknown>]);
+      for (const key of keys) collect(`${path} ${key}`, (value as Record<string, unknown>)[key]);
+    };
+    collect('.', pkg.exports);
+    expect(conditionMaps.map(([path]) => path)).toContain('.');
+    for (const [path, conditions] of conditionMaps) {
+      expect(Object.keys(conditions)[0], `exports ${path}`).toBe('types');
+    }
+  });
+
+  test('bin.verdict is the built CLI with a node shebang', () => {
+    expect(pkg.bin?.verdict).toBe('dist/cli/main.js');
+    expect(resolve(ROOT, pkg.bin?.verdict ?? '')).toBe(BUILT_CLI);
+    expect(readFileSync(BUILT_CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});
+
+describe('walkImports', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-graph-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('finds node: and bare imports behind relative ones, static and dynamic', () => {
+    writeFileSync(join(dir, 'index.js'), "export { a } from './a.js';\nimport './b.js';\n");
+    writeFileSync(join(dir, 'a.js'), "import { x } from './c.js';\nexport const a = x;\n");
+    writeFileSync(join(dir, 'b.js'), "const fs = await import('node:fs');\n");
+    writeFileSync(join(dir, 'c.js'), "import z from 'zod';\nexport const x = z;\n");
+    const graph = walkImports(join(dir, 'index.js'));
+    expect(graph.files).toEqual(['a.js', 'b.js', 'c.js', 'index.js']);
+    expect(graph.external.sort()).toEqual(['b.js → node:fs', 'c.js → zod']);
+  });
+});
