@@ -200,11 +200,11 @@ time of the spawned process.
   value (depth limit and member count) and a count of \`:\` in the text that proves no member was dropped (the
   exact duplicate scan runs only when that bound fails). Validation itself takes under a fifth of the time (CPU profile of the CLI); the
   reader (\`src/json\`) is the rest. The CLI adds start-up, 64 KiB stream chunks and per-line bookkeeping.
-- (c) Node's own start-up dominates. The CLI is one bundled ES module (\`esbuild\`, see \`npm run build\`), so
-  it loads no other file of verdict; it times with \`process.hrtime\` because \`node:perf_hooks\` alone loads a
-  dozen internal modules. The rest is Node's ES module loader and the built-ins that reading files needs
-  (importing \`node:fs\` from an ES module also loads \`fs/promises\` and the stream modules). A CommonJS
-  bundle measured only about 4 ms faster, so the entry stays an ES module.
+- (c) Node's own start-up dominates. The CLI entry is bundled with \`esbuild\` and split by subcommand (see
+  \`npm run build\`): \`verdict validate\` loads the entry and the few chunks it needs, never the MCP SDK, zod or the
+  unified normalizers. It times with \`process.hrtime\` because \`node:perf_hooks\` alone loads a dozen internal
+  modules. The rest is Node's ES module loader and the built-ins that reading files needs (importing \`node:fs\`
+  from an ES module also loads \`fs/promises\` and the stream modules).
 
 ## Commands
 \`\`\`
@@ -216,7 +216,5 @@ if (quick) console.log(report);
 else {
   const path = join(ROOT, 'BENCHMARKS.md');
   writeFileSync(path, report);
-  // The repository's formatter owns Markdown layout too (aligned tables), so `npm run lint` stays clean.
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', path], { stdio: 'ignore' });
   console.log(readFileSync(path, 'utf8'));
 }

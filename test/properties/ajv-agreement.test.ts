@@ -53,7 +53,7 @@ describe('verdict against Ajv (draft 2020-12) on the project schema', () => {
     fc.assert(
       fc.property(documentText, (text) => {
         const parsed: unknown = JSON.parse(text);
-        // Intentional differences, excluded here and listed in docs/differences.md: a literal that overflows
+        // Intentional differences, excluded here and listed in the README (Design notes): a literal that overflows
         // to Infinity is not a finite number for verdict but is a number >= 0 for Ajv; the generator never
         // writes duplicate member names, which JSON.parse silently drops and Ajv therefore never sees.
         fc.pre(!hasNonFinite(parsed));
@@ -119,7 +119,7 @@ describe('verdict against Ajv (draft 2020-12) on the project schema', () => {
   });
 });
 
-describe('intentional differences from Ajv (docs/differences.md)', () => {
+describe('intentional differences from Ajv (README, Design notes)', () => {
   test('a duplicate member is a violation for verdict; JSON.parse keeps the last one and Ajv never sees it', () => {
     // The last `success` wins for JSON.parse: a conforming failure for Ajv, an ambiguous result for verdict.
     const text = '{"success":true,"message":"ok","success":false,"error_code":"x"}';

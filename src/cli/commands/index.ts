@@ -1,4 +1,5 @@
 import type { CommandDefinition, CommandIo } from '../../producer/types.js';
+import { validateCommand } from './validate.js';
 
 /** What a loaded subcommand offers: its definition, and optionally its own dispatcher. */
 export interface SubcommandModule {
@@ -25,7 +26,8 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   {
     name: 'validate',
     summary: 'Check JSON documents against QZX Result Contract v1 (or the unified AI output contract).',
-    load: async () => ({ definition: asDefinition((await import('./validate.js')).validateCommand) }),
+    // The main job is loaded with the entry: `verdict validate` then reads no second file (start-up time).
+    load: async () => ({ definition: asDefinition(validateCommand) }),
   },
   {
     name: 'mcp',
