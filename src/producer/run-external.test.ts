@@ -73,7 +73,7 @@ describe('verdict run', () => {
       success: false,
       error_code: 'command_timed_out',
       timed_out: true,
-      timeout_ms: 300,
+      timeout_ms: 1000,
       signal: 'SIGTERM',
     });
     const grandchild = Number((result.stdout as { content: string }).content.trim());
