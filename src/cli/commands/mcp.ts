@@ -33,7 +33,7 @@ function unreadable(file: string, role: string, error: ReadError): ResultContrac
 export const mcpCommand = defineCommand({
   name: 'mcp',
   description:
-    'Check one MCP tool result (a bare CallToolResult or a JSON-RPC response, from FILE or standard input) against the QZX Result Contract v1 profile of an MCP revision, and classify the tool outputSchema when a tool definition is given. To run verdict's MCP server instead: verdict mcp serve (see verdict mcp serve --help).',
+    'Check one MCP tool result (a bare CallToolResult or a JSON-RPC response, from FILE or standard input) against the QZX Result Contract v1 profile of an MCP revision, and classify the tool outputSchema when a tool definition is given. To run the MCP server instead: verdict mcp serve (see verdict mcp serve --help).',
   options: {
     'spec-version': {
       type: 'string',
