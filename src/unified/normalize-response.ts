@@ -185,7 +185,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   }
   const spec: FormatSpec = FORMATS[input.format];
   const provider =
-    input.provider !== undefined && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
+    typeof input.provider === 'string' && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
   const status = input.status ?? 200;
   const base: Record<string, unknown> = { trace_id: traceId };
   const requestId = spec.requestIdHeaders

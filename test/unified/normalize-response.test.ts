@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeResponse, normalizeStream } from '../../src/unified/index.js';
+import { normalizeResponse, normalizeStream, traceIdFrom } from '../../src/unified/index.js';
 
 const CHAT = {
   id: 'chatcmpl-1',
@@ -36,6 +36,14 @@ describe('normalizeResponse', () => {
       body,
     });
     expect(output.metadata.provider_request_id).toBe('a');
+  });
+
+  test('never throws on null or non-object headers and ignores a provider that is not a string', () => {
+    const loose = { format: 'openai.chat', body: CHAT, headers: null, provider: 5 } as unknown as Parameters<
+      typeof normalizeResponse
+    >[0];
+    expect(normalizeResponse(loose)).toMatchObject({ success: true, provider: 'openai' });
+    expect(traceIdFrom(null as never)).toMatch(/^[0-9a-f]{32}$/);
   });
 
   test('ignores a blank trace id and a negative latency', () => {
