@@ -58,6 +58,15 @@ describe('resultOutputSchema', () => {
     expect(check(fail('No file.', { error_code: 'path_not_found' }))).toBe(true);
   });
 
+  test('a closed domain schema (additionalProperties or unevaluatedProperties false) still accepts its successes', () => {
+    for (const keyword of ['additionalProperties', 'unevaluatedProperties']) {
+      const check = compile(resultOutputSchema({ ...HASH, [keyword]: false }));
+      expect(check(ok('Hashed.', { hash: 'ab', size: 2 })), keyword).toBe(true);
+      expect(check(ok('Hashed.', { hash: 'ab', extra: 1 })), keyword).toBe(false);
+      expect(check(fail('No file.', { error_code: 'path_not_found' })), keyword).toBe(true);
+    }
+  });
+
   test('keeps the contract rules: a success with error_code or a bare failure is rejected', () => {
     const check = compile(resultOutputSchema(HASH));
     expect(check({ success: true, message: 'Hashed.', hash: 'ab', error_code: 'x' })).toBe(false);

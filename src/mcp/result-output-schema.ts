@@ -63,9 +63,14 @@ export function resultOutputSchema(domainSchema?: JsonSchema): ResultOutputSchem
     if ($defs !== undefined) root.$defs = structuredClone($defs);
     // A domain schema describes what a success carries (`required: ["hash"]`); a failure need not carry it.
     if (Object.keys(successShape).length > 0) {
+      const then = structuredClone(successShape);
+      // `additionalProperties` and `unevaluatedProperties` only see the `properties` beside them: moved into
+      // `then` alone, `additionalProperties: false` would refuse `success` and `message` themselves.
+      const closed = ['additionalProperties', 'unevaluatedProperties'].some((keyword) => keyword in then);
+      if (closed) then.properties = structuredClone(properties);
       allOf.push({
         if: { properties: { success: { const: true } }, required: ['success'] },
-        then: structuredClone(successShape),
+        then,
       });
     }
   }

@@ -6,7 +6,8 @@ export type HeadersLike =
 
 /** The value of one header, matched case-insensitively; several values are joined with `, `. */
 export function headerValue(headers: HeadersLike | undefined, name: string): string | undefined {
-  if (headers === undefined) return undefined;
+  // Plain JavaScript callers pass `null` or other non-objects too; normalizing must not throw on them.
+  if (typeof headers !== 'object' || headers === null) return undefined;
   const wanted = name.toLowerCase();
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(wanted) ?? undefined;
   const found: string[] = [];

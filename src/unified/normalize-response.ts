@@ -125,6 +125,9 @@ export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
     if (spec.assembleStream === undefined) {
       return invalidRequest(`The format ${input.format} does not stream; use normalizeResponse.`);
     }
+    // A stream request refused before streaming answers with an ordinary error body (often pretty-printed JSON or
+    // an HTML page from a proxy), read like the error body of normalizeResponse.
+    if (context.status >= 400) return refusedStream(spec, input.events, context.status);
     let events: readonly unknown[];
     if (typeof input.events === 'string') {
       const parsed = parseEventStream(input.events);
@@ -139,11 +142,27 @@ export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
         return [read.value];
       });
     }
-    // A stream request refused before streaming answers with an ordinary error body.
-    if (context.status >= 400) return spec.parseError(events[0], context.status, '');
     const assembly = spec.assembleStream(events);
     return assembly.kind === 'body' ? spec.parseSuccess(assembly.body, context) : assembly;
   });
+}
+
+/** The failure of a stream refused with an HTTP error status: its body is the whole text, or the first event. */
+function refusedStream(
+  spec: FormatSpec,
+  events: readonly unknown[] | string,
+  status: number,
+): FailureOutcome {
+  if (typeof events !== 'string') {
+    const first = events[0];
+    if (typeof first !== 'string') return spec.parseError(first, status, '');
+    const read = readBody(first);
+    return spec.parseError(read.ok ? read.value : undefined, status, first);
+  }
+  const whole = readBody(events);
+  if (whole.ok) return spec.parseError(whole.value, status, events);
+  const parsed = parseEventStream(events);
+  return spec.parseError(parsed.ok ? parsed.events[0] : undefined, status, events);
 }
 
 function invalidRequest(message: string): FailureOutcome & { system: true } {
@@ -166,7 +185,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   }
   const spec: FormatSpec = FORMATS[input.format];
   const provider =
-    input.provider !== undefined && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
+    typeof input.provider === 'string' && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
   const status = input.status ?? 200;
   const base: Record<string, unknown> = { trace_id: traceId };
   const requestId = spec.requestIdHeaders

@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { parseHttpAddress } from '../../src/cli/commands/mcp-serve.js';
 import { run } from '../../src/cli/run.js';
@@ -24,6 +25,23 @@ describe('verdict mcp serve', () => {
     const io = memoryIo();
     expect(await run(['mcp', 'serve', '--http', 'nowhere', '--json'], io)).toBe(2);
     expect(JSON.parse(io.stdout.text())).toMatchObject({ success: false, error_code: 'invalid_arguments' });
+  });
+
+  test('an address in use is a serve_failed failure result, not an internal error', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = busy.address() as { port: number };
+      const io = memoryIo();
+      expect(await run(['mcp', 'serve', '--http', `127.0.0.1:${port}`, '--json'], io)).toBe(1);
+      expect(JSON.parse(io.stdout.text())).toMatchObject({
+        success: false,
+        error_code: 'serve_failed',
+        details: { code: 'EADDRINUSE' },
+      });
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
   });
 
   test('--help shows its usage', async () => {

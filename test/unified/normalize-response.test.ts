@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeResponse, normalizeStream } from '../../src/unified/index.js';
+import { normalizeResponse, normalizeStream, traceIdFrom } from '../../src/unified/index.js';
 
 const CHAT = {
   id: 'chatcmpl-1',
@@ -36,6 +36,14 @@ describe('normalizeResponse', () => {
       body,
     });
     expect(output.metadata.provider_request_id).toBe('a');
+  });
+
+  test('never throws on null or non-object headers and ignores a provider that is not a string', () => {
+    const loose = { format: 'openai.chat', body: CHAT, headers: null, provider: 5 } as unknown as Parameters<
+      typeof normalizeResponse
+    >[0];
+    expect(normalizeResponse(loose)).toMatchObject({ success: true, provider: 'openai' });
+    expect(traceIdFrom(null as never)).toMatch(/^[0-9a-f]{32}$/);
   });
 
   test('ignores a blank trace id and a negative latency', () => {
@@ -85,5 +93,43 @@ describe('normalizeStream', () => {
     const output = normalizeStream({ format: 'openai.chat', events: 'data: {"id":1}\n\ndata: {broken\n\n' });
     expect(output).toMatchObject({ success: false, error: { code: 'INVALID_PROVIDER_RESPONSE' } });
     expect(output.success ? '' : output.error.message).toContain('line 3');
+  });
+
+  test('keeps the Anthropic input and cache counts of message_start when message_delta reports them as null', () => {
+    const events = [
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude',
+          content: [],
+          stop_reason: null,
+          usage: {
+            input_tokens: 12,
+            cache_creation_input_tokens: 5,
+            cache_read_input_tokens: 100,
+            output_tokens: 1,
+          },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: {
+          input_tokens: null,
+          cache_creation_input_tokens: null,
+          cache_read_input_tokens: null,
+          output_tokens: 30,
+        },
+      },
+      { type: 'message_stop' },
+    ];
+    const output = normalizeStream({ format: 'anthropic.messages', events });
+    expect(output).toMatchObject({ success: true, usage: { input_tokens: 117, output_tokens: 30 } });
   });
 });

@@ -282,6 +282,19 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'a refused stream captured as raw text (a pretty-printed or non-JSON error body) maps by status',
+    skip: nonStreaming,
+    run(format) {
+      const pretty = JSON.stringify(FORMAT_SAMPLES[format].errorBody('slow down'), null, 2);
+      const output = normalizeStream({ format, status: 429, events: pretty });
+      expect(codeOf(output)).toBe('RATE_LIMITED');
+      expect(output.success ? '' : output.error.message).toBe('slow down');
+      const html = normalizeStream({ format, status: 503, events: '<html>Service Unavailable</html>' });
+      expect(codeOf(html)).toBe('PROVIDER_UNAVAILABLE');
+      expectValid(html);
+    },
+  },
+  {
     name: 'normalizeStream on a format without streams is a VALIDATION_ERROR from system',
     skip: streaming,
     run(format) {

@@ -19,6 +19,7 @@ const USAGE = [
   '  -h, --help        Show this help.',
   '',
   'Logs go to stderr; on stdio, stdout carries only the protocol.',
+  'Exit status: 0 when serving ends, 1 when the address cannot be served (serve_failed), 2 usage error.',
   '',
 ].join('\n');
 
@@ -58,12 +59,25 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo): Promi
     return EXIT.usage;
   }
   const commands = REFERENCE_COMMANDS as unknown as readonly CommandDefinition[];
-  await serveMcp({
-    factory: () =>
-      createVerdictServer({ commands, version: VERSION, log: io.stderr, cwd: io.cwd, env: io.env }),
-    log: io.stderr,
-    ...(address === undefined ? {} : { http: address }),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  });
+  try {
+    await serveMcp({
+      factory: () =>
+        createVerdictServer({ commands, version: VERSION, log: io.stderr, cwd: io.cwd, env: io.env }),
+      log: io.stderr,
+      ...(address === undefined ? {} : { http: address }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
+  } catch (error) {
+    // An address in use or not available is the user's situation, not a bug: it becomes a failure result.
+    const where = address === undefined ? 'stdio' : `${address.host}:${address.port}`;
+    const reason = error instanceof Error ? error.message : String(error);
+    const result = fail(`verdict mcp serve could not serve on ${where}: ${reason}`, {
+      error: reason,
+      error_code: 'serve_failed',
+      details: { code: (error as { code?: unknown } | null)?.code ?? null },
+    });
+    emitResult(withMeta(result, 'mcp serve', 0), io, parsed.json);
+    return EXIT.failure;
+  }
   return EXIT.success;
 }

@@ -157,9 +157,10 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
             stop_details: delta.stop_details,
           }),
         );
-        // message_delta usage is cumulative; it replaces the counts of message_start member by member.
+        // message_delta usage is cumulative; it replaces the counts of message_start member by member. Its
+        // input and cache counts are nullable ("not reported here"), so a null never erases a known count.
         if (isJson(item.usage))
-          message.usage = { ...(isJson(message.usage) ? message.usage : {}), ...compact(item.usage) };
+          message.usage = { ...(isJson(message.usage) ? message.usage : {}), ...reported(item.usage) };
         break;
       }
       case 'message_stop':
@@ -174,6 +175,13 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
       block.input = json === '' ? {} : parseToolInput(json);
   });
   return { kind: 'body', body: { ...message, content: blocks.filter(Boolean) } };
+}
+
+/** The members of an object that carry a value (neither `undefined` nor `null`). */
+function reported(entries: Json): Json {
+  return Object.fromEntries(
+    Object.entries(entries).filter(([, value]) => value !== undefined && value !== null),
+  );
 }
 
 function parseToolInput(json: string): unknown {

@@ -24,6 +24,9 @@ const OPENAI_ERROR_CODES: Readonly<Record<string, UnifiedErrorCode>> = {
   rate_limit_exceeded: 'RATE_LIMITED',
 };
 
+/** Wording of OpenAI's safety refusals of a prompt. */
+const FLAGGED_WORDING = /flagged|usage polic/i;
+
 /**
  * The failure an OpenAI-style error body (`{ error: { message, type, code, param } }`) stands for.
  * `status` is the HTTP status, or the status the error carries itself when it arrived in a 2xx body or a stream
@@ -50,6 +53,10 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
     provider_error: isJson(body) ? body.error : undefined,
   });
   if (mapped !== undefined) return failureForStatus(effectiveStatus, message, details, mapped);
+  // `invalid_prompt` is also how OpenAI refuses a prompt its safety check flagged ("flagged as potentially
+  // violating our usage policy"): a moderation block, not a malformed request.
+  if (code === 'invalid_prompt' && FLAGGED_WORDING.test(message))
+    return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');
   // OpenRouter's moderation answers 403 with the flagged input and reasons in `error.metadata`.
   if (
     isJson(error.metadata) &&
