@@ -29,6 +29,7 @@ export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
 export {
   codeForProviderStatus,
   isUnifiedErrorCode,
+  STATUS_OF_UNLISTED_CODE,
   statusForCode,
   UNIFIED_ERROR_CODES,
   type UnifiedErrorCode,

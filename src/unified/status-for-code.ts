@@ -31,6 +31,9 @@ export function isUnifiedErrorCode(code: unknown): code is UnifiedErrorCode {
   return typeof code === 'string' && Object.hasOwn(UNIFIED_ERROR_CODES, code);
 }
 
+/** The status a failure whose code is not in the taxonomy is served with: it is treated as an internal error. */
+export const STATUS_OF_UNLISTED_CODE = 500;
+
 /**
  * The HTTP status a failure with this code is served with; `undefined` for a code outside the taxonomy.
  * @example statusForCode('RATE_LIMITED') // 429

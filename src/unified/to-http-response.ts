@@ -1,5 +1,5 @@
 import { assembleFailure } from './assemble-output.js';
-import { statusForCode } from './status-for-code.js';
+import { STATUS_OF_UNLISTED_CODE, statusForCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
 import type { UnifiedFailure, UnifiedOutput } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';
@@ -14,7 +14,7 @@ import { validateUnifiedOutput } from './validate-unified-output.js';
 export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInit }): Response {
   const checked = validateUnifiedOutput(envelope);
   const served: UnifiedOutput = checked.ok ? checked.value : internalError(envelope, checked.violations);
-  const status = served.success ? 200 : (statusForCode(served.error.code) ?? 500);
+  const status = served.success ? 200 : (statusForCode(served.error.code) ?? STATUS_OF_UNLISTED_CODE);
   const headers = new Headers(init?.headers);
   headers.set('content-type', 'application/json');
   headers.set('x-trace-id', served.metadata.trace_id);

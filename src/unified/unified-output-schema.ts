@@ -63,6 +63,22 @@ export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
         },
       },
       additionalProperties: false,
+      // SPEC §5: when the provider reported no usage, the counts are 0.
+      if: {
+        required: ['metadata'],
+        properties: {
+          metadata: {
+            type: 'object',
+            required: ['usage_reported'],
+            properties: { usage_reported: { const: false } },
+          },
+        },
+      },
+      then: {
+        properties: {
+          usage: { type: 'object', properties: { input_tokens: { const: 0 }, output_tokens: { const: 0 } } },
+        },
+      },
     },
     failure: {
       type: 'object',

@@ -147,12 +147,20 @@ function checkSuccess(value: Record_, report: Report): void {
   if (!isObject(value.usage)) {
     report('usage_invalid', '/usage', '`usage` must be an object.');
   } else {
+    const unreported = isObject(value.metadata) && value.metadata.usage_reported === false;
     for (const key of ['input_tokens', 'output_tokens'] as const) {
       if (!isCount(value.usage[key])) {
         report(
           'usage_tokens_invalid',
           pointer('usage', key),
           `\`usage.${key}\` must be a non-negative integer.`,
+        );
+      } else if (unreported && value.usage[key] !== 0) {
+        // SPEC §5: when a provider reports no usage, the counts are 0 and usage_reported is false.
+        report(
+          'usage_counted_but_unreported',
+          pointer('usage', key),
+          `\`usage.${key}\` must be 0 when \`metadata.usage_reported\` is false.`,
         );
       }
     }

@@ -10,6 +10,8 @@ export const UNIFIED_VIOLATION_CODES = {
   content_invalid: 'A success has no string `content`.',
   usage_invalid: 'A success has no `usage` object.',
   usage_tokens_invalid: '`usage.input_tokens` or `usage.output_tokens` is not a non-negative integer.',
+  usage_counted_but_unreported:
+    '`metadata.usage_reported` is false but a token count is not 0 (unreported usage counts as 0).',
   metadata_invalid: '`metadata` is missing or not an object.',
   trace_id_invalid: '`metadata.trace_id` is missing or not a non-empty string.',
   metadata_member_invalid: 'A known `metadata` member has the wrong type.',

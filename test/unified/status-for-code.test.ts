@@ -81,6 +81,16 @@ describe('checkHttpCoherence', () => {
     expect(checkHttpCoherence(200, null)).toMatchObject({ ok: false, expected: undefined });
     expect(checkHttpCoherence(200, { success: 'yes' }).ok).toBe(false);
     expect(checkHttpCoherence(400, { success: false, error: {} }).ok).toBe(false);
-    expect(checkHttpCoherence(400, { success: false, error: { code: 'TEAPOT' } }).ok).toBe(false);
+  });
+
+  test('serves a code outside the taxonomy as an internal error, so such an envelope survives a round trip', () => {
+    expect(checkHttpCoherence(500, { success: false, error: { code: 'TEAPOT' } })).toEqual({
+      ok: true,
+      expected: 500,
+    });
+    expect(checkHttpCoherence(400, { success: false, error: { code: 'TEAPOT' } })).toMatchObject({
+      ok: false,
+      expected: 500,
+    });
   });
 });

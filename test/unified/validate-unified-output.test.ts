@@ -50,6 +50,14 @@ const INVALID: Record<Exclude<UnifiedViolationCode, 'duplicate_member'>, [unknow
     { ...SUCCESS, usage: { input_tokens: 1.5, output_tokens: 1 } },
     '/usage/input_tokens',
   ],
+  usage_counted_but_unreported: [
+    {
+      ...SUCCESS,
+      usage: { input_tokens: 0, output_tokens: 4 },
+      metadata: { trace_id: 't', usage_reported: false },
+    },
+    '/usage/output_tokens',
+  ],
   metadata_invalid: [{ ...FAILURE, metadata: 'trc' }, '/metadata'],
   trace_id_invalid: [{ ...FAILURE, metadata: { trace_id: ' ' } }, '/metadata/trace_id'],
   metadata_member_invalid: [
