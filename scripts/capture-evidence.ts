@@ -78,8 +78,9 @@ export async function captureProfile(
     callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
     close(): Promise<void>;
   };
-  await client.connect(session.transport);
   try {
+    // Inside the try: a failed connect still closes the client, which stops the server child.
+    await client.connect(session.transport);
     await client.listTools();
     await client.callTool({ name: EVIDENCE_CALLS.tool, arguments: EVIDENCE_CALLS.success });
     await client.callTool({ name: EVIDENCE_CALLS.tool, arguments: EVIDENCE_CALLS.failure });
