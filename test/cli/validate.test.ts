@@ -163,6 +163,14 @@ describe('verdict', () => {
     );
   });
 
+  test('prints one conforming result document carrying the schema with --json', async () => {
+    const io = memoryIo();
+    expect(await run(['schema', 'contract', '--json'], io)).toBe(0);
+    const document = JSON.parse(io.stdout.text());
+    expect(validateResult(document).valid).toBe(true);
+    expect(document.schema.$id).toBe('https://qzx.yumbale.com/schemas/result-contract-v1.schema.json');
+  });
+
   test('reports an unknown schema name', async () => {
     const io = memoryIo();
     expect(await run(['schema', 'nope', '--json'], io)).toBe(1);
