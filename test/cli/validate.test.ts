@@ -149,6 +149,19 @@ describe('verdict', () => {
     expect(io.stdout.text()).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
+  test('its help places --json after the command, where it is understood', async () => {
+    const help = memoryIo();
+    expect(await run(['--help'], help)).toBe(0);
+    const line = help.stdout
+      .text()
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('--json'));
+    expect(line).toMatch(/after the command/i);
+    const io = memoryIo();
+    expect(await run(['schema', 'nope', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.stdout.text()).error_code).toBe('unknown_schema');
+  });
+
   test('reports an unknown command as a usage error document in --json mode', async () => {
     const io = memoryIo();
     expect(await run(['frobnicate', '--json'], io)).toBe(2);
