@@ -885,15 +885,30 @@ function isCanonicalRef(schema) {
   const ref = schema.$ref;
   return ref === CONTRACT_SCHEMA_URL || ref === `${CONTRACT_SCHEMA_URL}#`;
 }
+var MAX_CANONICAL_DEPTH = 64;
+function nestsDeeperThan(value, limit) {
+  const pending = [[value, 0]];
+  for (let next = pending.pop(); next !== void 0; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
 function isCanonicalInline(schema) {
+  if (nestsDeeperThan(schema, MAX_CANONICAL_DEPTH)) return false;
   return canonicalJson(constraintsOf(schema)) === CANONICAL_CONSTRAINTS;
 }
 function canonicalModeOf(schema) {
   if (!isJsonObject(schema)) return null;
   if (isCanonicalRef(schema)) return "canonical_ref";
   if (isCanonicalInline(schema)) return "canonical_inline";
-  if (Array.isArray(schema.allOf) && schema.allOf.some((item) => canonicalModeOf(item) !== null)) {
-    return "canonical_allof";
+  const pending = Array.isArray(schema.allOf) ? [...schema.allOf] : [];
+  for (let item = pending.pop(); item !== void 0; item = pending.pop()) {
+    if (!isJsonObject(item)) continue;
+    if (isCanonicalRef(item) || isCanonicalInline(item)) return "canonical_allof";
+    if (Array.isArray(item.allOf)) pending.push(...item.allOf);
   }
   return null;
 }

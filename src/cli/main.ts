@@ -10,6 +10,16 @@ const onSigint = () => {
 };
 process.on('SIGINT', onSigint);
 
+// A reader that stops early (`verdict … | head`) closes the pipe: what it did not read is not lost on anyone,
+// so EPIPE ends nothing and prints nothing. Any other write failure is said in one line, never a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return;
+    process.exitCode = 1;
+    if (stream !== process.stderr) process.stderr.write(`verdict: cannot write output: ${error.message}\n`);
+  });
+}
+
 run(process.argv.slice(2), nodeIo(controller.signal)).then(
   (status) => {
     process.off('SIGINT', onSigint);

@@ -17,7 +17,7 @@ function topLevelHelp(): string {
     ...SUBCOMMANDS.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`),
     '',
     'Options:',
-    '  --json        Print exactly one JSON result document on stdout.',
+    '  --json        After the command: print exactly one JSON result document on stdout.',
     '  -h, --help    Show help (verdict <command> --help for a command).',
     '  -v, --version Print the version.',
     '',

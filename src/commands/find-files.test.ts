@@ -102,6 +102,11 @@ describe('findFiles', () => {
     expect(result).toMatchObject({ success: false, error_code: 'path_not_found' });
   });
 
+  test('reports invalid_arguments, not unexpected_error, for a glob that cannot compile', async () => {
+    const result = await invokeCommand(findFiles, { root, pattern: '[z-a]' });
+    expect(result).toMatchObject({ success: false, error_code: 'invalid_arguments', pattern: '[z-a]' });
+  });
+
   test('reports not_a_directory when the root is a file', async () => {
     const result = await invokeCommand(findFiles, { root: join(root, 'a.ts') });
     expect(result).toMatchObject({ success: false, error_code: 'not_a_directory' });

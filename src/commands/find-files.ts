@@ -96,6 +96,17 @@ export const findFiles = defineCommand({
   },
   async run({ options: opts }, ctx) {
     const root = resolve(ctx.io.cwd, opts.root);
+    let matcher: RegExp;
+    try {
+      matcher = globToRegExp(opts.pattern);
+    } catch (error) {
+      // A glob can still make an invalid expression (a range out of order, `[z-a]`): bad input, not a bug.
+      return fail(`--pattern ${JSON.stringify(opts.pattern)} is not a valid glob.`, {
+        error: error instanceof Error ? error.message : String(error),
+        error_code: 'invalid_arguments',
+        pattern: opts.pattern,
+      });
+    }
     try {
       if (!(await stat(root)).isDirectory()) {
         return fail(`${root} is not a folder.`, { error_code: 'not_a_directory', path: root });
@@ -103,7 +114,6 @@ export const findFiles = defineCommand({
     } catch (error) {
       return toFsFailure(error, root);
     }
-    const matcher = globToRegExp(opts.pattern);
     const matchPath = opts.pattern.includes('/');
     const maxDepth = opts['max-depth'] ?? Number.POSITIVE_INFINITY;
     const matches: FileMatch[] = [];

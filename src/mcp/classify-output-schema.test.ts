@@ -39,6 +39,26 @@ const structuralCore = {
 };
 
 describe('classifyOutputSchema', () => {
+  const nestInAllOf = (inner: unknown, levels: number) => {
+    let schema = inner;
+    for (let i = 0; i < levels; i++) schema = { allOf: [schema] };
+    return schema;
+  };
+
+  test('classifies an allOf chain nested 20,000 deep without overflowing the stack', () => {
+    expect(classifyOutputSchema(nestInAllOf({ $ref: CONTRACT_SCHEMA_URL }, 20_000)).mode).toBe(
+      'canonical_allof',
+    );
+    expect(classifyOutputSchema(nestInAllOf({ type: 'object' }, 20_000))).toMatchObject({
+      mode: null,
+      violations: expect.arrayContaining([expect.objectContaining({ code: 'output_schema_not_contract' })]),
+    });
+  });
+
+  test('still finds the canonical schema inline at the bottom of a deep allOf chain', () => {
+    expect(classifyOutputSchema(nestInAllOf(RESULT_CONTRACT_SCHEMA, 5_000)).mode).toBe('canonical_allof');
+  });
+
   test('recognises a $ref to the canonical URL as canonical_ref and warns that SDK clients reject it', () => {
     const result = classifyOutputSchema({
       $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -114,7 +114,24 @@ function isCanonicalRef(schema: Record<string, unknown>): boolean {
   return ref === CONTRACT_SCHEMA_URL || ref === `${CONTRACT_SCHEMA_URL}#`;
 }
 
+// The canonical schema nests 8 levels; a copy nesting far deeper (annotations included) cannot be it. The bound
+// also keeps the recursive comparison below clear of the stack limit: a readable document may nest 10,000 deep.
+const MAX_CANONICAL_DEPTH = 64;
+
+/** True when `value` nests objects or arrays more than `limit` levels deep; iterative, so any depth is safe. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function isCanonicalInline(schema: Record<string, unknown>): boolean {
+  if (nestsDeeperThan(schema, MAX_CANONICAL_DEPTH)) return false;
   return canonicalJson(constraintsOf(schema)) === CANONICAL_CONSTRAINTS;
 }
 
@@ -122,8 +139,12 @@ function canonicalModeOf(schema: unknown): OutputSchemaMode | null {
   if (!isJsonObject(schema)) return null;
   if (isCanonicalRef(schema)) return 'canonical_ref';
   if (isCanonicalInline(schema)) return 'canonical_inline';
-  if (Array.isArray(schema.allOf) && schema.allOf.some((item) => canonicalModeOf(item) !== null)) {
-    return 'canonical_allof';
+  // allOf items at any depth, walked with a work list rather than recursion (nesting is unbounded).
+  const pending: unknown[] = Array.isArray(schema.allOf) ? [...schema.allOf] : [];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (!isJsonObject(item)) continue;
+    if (isCanonicalRef(item) || isCanonicalInline(item)) return 'canonical_allof';
+    if (Array.isArray(item.allOf)) pending.push(...item.allOf);
   }
   return null;
 }

@@ -10,6 +10,8 @@ const options = {
     type: 'number',
     description: 'Kill the command and its process group after this many seconds; no limit when omitted.',
     min: 0.001,
+    // Node timers hold at most 2^31 - 1 ms; a longer delay fires after 1 ms (TimeoutOverflowWarning).
+    max: 2_147_483,
     valueName: 'SECONDS',
   },
   'max-output': {

@@ -52,7 +52,9 @@ function violationLines(list: unknown, style: Style, indent: string): string[] {
 }
 
 function itemLines(item: Record<string, unknown>, style: Style): string[] {
-  const mark = item.conformant === true ? style.ok('✔') : style.bad('✖');
+  // A suite case passes when it got its expected verdict (`passed`), even when that verdict is "not conformant".
+  const good = typeof item.passed === 'boolean' ? item.passed : item.conformant === true;
+  const mark = good ? style.ok('✔') : style.bad('✖');
   const name = [item.name, item.file].filter((part) => typeof part === 'string').join(': ');
   const lines = [`  ${mark} ${name}`, ...violationLines(item.violations, style, '      ')];
   const readError = item.read_error as { reason?: unknown; message?: unknown } | undefined;

@@ -20,6 +20,7 @@ const greet = defineCommand({
     if (options.name === 'nobody') return fail('Nobody to greet.', { error_code: 'no_one' });
     if (options.name === 'throw') throw new TypeError('kaboom');
     if (options.name === 'invalid') return { success: true, message: 'x', error: 'contradiction' } as never;
+    if (options.name === 'bigint') return ok('Counted.', { count: 10n });
     return ok(`Hello, ${options.name}.`, {
       greeting: `Hello, ${options.name}`,
       times: options.times,
@@ -43,6 +44,23 @@ describe('runCommand', () => {
     expect(validateResult(doc).valid).toBe(true);
     expect(io.stderr.text()).toBe('greeting…\n');
   });
+
+  test.each([[['--json']], [[]]])(
+    'turns a result that JSON cannot hold into one unexpected_error document (%j), never a rejection',
+    async (extra) => {
+      const io = memoryIo();
+      const status = await runCommand(greet, ['--name', 'bigint', ...extra], io);
+      expect(status).toBe(1);
+      const text = io.stdout.text();
+      if (extra.length > 0) {
+        const doc = parse(text);
+        expect(doc).toMatchObject({ success: false, error_code: 'unexpected_error' });
+        expect(validateResult(doc).valid).toBe(true);
+      } else {
+        expect(text).toContain('unexpected_error');
+      }
+    },
+  );
 
   test('exits 1 for a failure result', async () => {
     const io = memoryIo();

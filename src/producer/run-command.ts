@@ -24,10 +24,16 @@ export function describeThrown(thrown: unknown): string {
   return text.trim() === '' ? 'A blank value was thrown.' : text;
 }
 
+/** The text of one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
+function formatResult(result: unknown, io: CommandIo, json: boolean): string {
+  return json
+    ? `${JSON.stringify(result, null, 2)}\n`
+    : renderResult(result as ResultContract, styleFor(io.stdout, io.env));
+}
+
 /** Prints one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
 export function emitResult(result: unknown, io: CommandIo, json: boolean): void {
-  if (json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout.write(renderResult(result as ResultContract, styleFor(io.stdout, io.env)));
+  io.stdout.write(formatResult(result, io, json));
 }
 
 /** Adds the `meta` members the transport profile promises: command, duration and schema version. */
@@ -126,7 +132,18 @@ export async function runCommand<O extends OptionSpecs>(
   } catch {
     product = undefined;
   }
-  if (product !== undefined) io.stdout.write(`${JSON.stringify(product, null, 2)}\n`);
-  else emitResult(final, io, json);
+  let text: string;
+  try {
+    text = product !== undefined ? `${JSON.stringify(product, null, 2)}\n` : formatResult(final, io, json);
+  } catch (thrown) {
+    // A conforming result can still hold what JSON cannot (a BigInt, a cycle, a throwing toJSON).
+    status = EXIT.failure;
+    const unwritable = fail(`${definition.name} produced a result that cannot be written as JSON.`, {
+      error: describeThrown(thrown),
+      error_code: 'unexpected_error',
+    });
+    text = formatResult(withMeta(unwritable, definition.name, io.now() - started), io, json);
+  }
+  io.stdout.write(text);
   return status;
 }

@@ -283,3 +283,26 @@ describe('verdict validate --jsonl --json on hostile streams', () => {
     expect(run.doc.details).toMatchObject({ documents: 1000, conformant: 1000 });
   });
 });
+
+describe('a reader that closes the pipe early', () => {
+  test('ends verdict quietly, without an unhandled EPIPE and its stack trace', async () => {
+    const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn(process.execPath, [BUILT_CLI, 'schema', 'contract', '--json'], {
+          cwd: dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        // As `verdict … | head -c 0` does: the read end is gone before verdict writes its document.
+        child.stdout.destroy();
+        const err: Buffer[] = [];
+        child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ status: code, stderr: Buffer.concat(err).toString('utf8') }));
+      },
+    );
+    expect(stderr, 'stderr holds a stack trace').not.toMatch(STACK_FRAME);
+    expect(stderr).not.toContain('EPIPE');
+    expect(status).toBe(0);
+  });
+});

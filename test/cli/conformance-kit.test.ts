@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -142,6 +142,26 @@ describe('verdict conformance', () => {
     const { status, text } = await verdict(['conformance', '--manifest', 'manifest.json', '--json']);
     expect(status).toBe(0);
     expect(JSON.parse(text).details.failed).toBe(0);
+  });
+
+  test('marks each case in the human report by whether it got its expected verdict', async () => {
+    writeFileSync(
+      join(dir, 'mixed-manifest.json'),
+      JSON.stringify({
+        schema_version: 1,
+        contract: 'https://qzx.yumbale.com/schemas/result-contract-v1.schema.json',
+        cases: [
+          { id: 'invalid_as_expected', file: 'core/invalid/not_an_object.json', expected_conformant: false },
+          { id: 'valid_as_expected', file: 'core/valid/success-minimal.json', expected_conformant: true },
+          { id: 'wrong_expectation', file: 'core/valid/failure-error.json', expected_conformant: false },
+        ],
+      }),
+    );
+    const { status, text } = await verdict(['conformance', '--manifest', 'mixed-manifest.json']);
+    expect(status).toBe(1);
+    expect(text).toContain('✔ core/invalid/not_an_object.json');
+    expect(text).toContain('✔ core/valid/success-minimal.json');
+    expect(text).toContain('✖ core/valid/failure-error.json');
   });
 
   test('reports a missing manifest as conformance_suite_invalid, exit 1', async () => {

@@ -40,6 +40,8 @@ describe('verdict run', () => {
     ['missing --cwd', ['--cwd', 'nope', '--', 'true'], 1, 'invalid_cwd'],
     ['no command', [], 2, 'invalid_arguments'],
     ['zero timeout', ['--timeout', '0', '--', 'true'], 2, 'invalid_arguments'],
+    ['timeout past the timer range', ['--timeout', '2200000', '--', 'true'], 2, 'invalid_arguments'],
+    ['longest timeout', ['--timeout', '2147483', '--', node, '-e', 'console.log(1)'], 0, undefined],
     ['negative --max-output', ['--max-output', '-1', '--', 'true'], 2, 'invalid_arguments'],
   ])('%s', async (_label, argv, status, code) => {
     const result = await verdictRun(argv);

@@ -149,6 +149,19 @@ describe('verdict', () => {
     expect(io.stdout.text()).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
+  test('its help places --json after the command, where it is understood', async () => {
+    const help = memoryIo();
+    expect(await run(['--help'], help)).toBe(0);
+    const line = help.stdout
+      .text()
+      .split('\n')
+      .find((l) => l.trimStart().startsWith('--json'));
+    expect(line).toMatch(/after the command/i);
+    const io = memoryIo();
+    expect(await run(['schema', 'nope', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.stdout.text()).error_code).toBe('unknown_schema');
+  });
+
   test('reports an unknown command as a usage error document in --json mode', async () => {
     const io = memoryIo();
     expect(await run(['frobnicate', '--json'], io)).toBe(2);
@@ -161,6 +174,14 @@ describe('verdict', () => {
     expect(JSON.parse(io.stdout.text()).$id).toBe(
       'https://qzx.yumbale.com/schemas/result-contract-v1.schema.json',
     );
+  });
+
+  test('prints one conforming result document carrying the schema with --json', async () => {
+    const io = memoryIo();
+    expect(await run(['schema', 'contract', '--json'], io)).toBe(0);
+    const document = JSON.parse(io.stdout.text());
+    expect(validateResult(document).valid).toBe(true);
+    expect(document.schema.$id).toBe('https://qzx.yumbale.com/schemas/result-contract-v1.schema.json');
   });
 
   test('reports an unknown schema name', async () => {

@@ -28,6 +28,8 @@ export const schemaCommand = defineCommand({
       error_code: 'unknown_schema',
     });
   },
-  // The schema document itself is what this command produces: it is printed instead of the result.
-  product: (result) => (result.success ? (result as { schema?: unknown }).schema : undefined),
+  // The schema document itself is what this command produces: it is printed instead of the result, except
+  // with --json, where stdout must hold one contract document (SPEC §2); that document carries the schema.
+  product: (result, { json }) =>
+    !json && result.success ? (result as { schema?: unknown }).schema : undefined,
 });
