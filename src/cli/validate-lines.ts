@@ -5,6 +5,7 @@ import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
 import type { ResultContract } from '../contract/types.js';
 import { validateResultText } from '../contract/validate-result-text.js';
 import type { ReadError } from '../json/types.js';
+import { inputLabel } from '../producer/read-input.js';
 import type { CommandContext } from '../producer/types.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
@@ -123,7 +124,7 @@ export async function validateLines(
   } catch (thrown) {
     const code = (thrown as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable';
-    const label = file === '-' ? 'standard input' : file;
+    const label = inputLabel(file);
     const readError: ReadError = {
       reason,
       message:
@@ -151,7 +152,7 @@ export async function validateLines(
     failures,
     failures_listed: failures.length,
   };
-  const label = file === '-' ? 'standard input' : file;
+  const label = inputLabel(file);
   if (totals.documents === 0) {
     return fail(`${label} holds no JSON documents.`, {
       error: 'The stream is empty or holds only blank lines.',

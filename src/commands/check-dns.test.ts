@@ -96,9 +96,9 @@ describe('checkDns', () => {
     });
   });
 
-  test('reports invalid_dns_server for a host name', async () => {
+  test('reports a host name as --server as invalid_arguments', async () => {
     const result = await query({ name: 'example.test', server: 'dns.example:53' });
-    expect(result).toMatchObject({ success: false, error_code: 'invalid_dns_server' });
+    expect(result).toMatchObject({ success: false, error_code: 'invalid_arguments' });
   });
 });
 

@@ -116,7 +116,8 @@ export const checkDns = defineCommand({
     'returns the records or says exactly why there are none.',
   options,
   errorCodes: {
-    invalid_dns_server: '--server is not an IP address with an optional port.',
+    invalid_arguments:
+      'An option is wrong, such as a --server that is not an IP address with an optional port (exit 2).',
     dns_name_not_found: 'The name does not exist (NXDOMAIN).',
     dns_no_records: 'The name exists but has no records of the type (NODATA).',
     dns_timeout: 'No answer before --timeout.',
@@ -158,7 +159,8 @@ export const checkDns = defineCommand({
     const server = opts.server === undefined ? undefined : parseDnsServer(opts.server);
     if (opts.server !== undefined && server === undefined) {
       return fail(`--server must be an IP address with an optional port, got "${opts.server}".`, {
-        error_code: 'invalid_dns_server',
+        // A malformed --server is a usage error (exit 2), like any other bad option value.
+        error_code: 'invalid_arguments',
         server: opts.server,
       });
     }

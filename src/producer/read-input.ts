@@ -3,6 +3,17 @@ import { resolve } from 'node:path';
 import type { ReadError } from '../json/types.js';
 import type { CommandIo } from './types.js';
 
+/** How an input is named to people: its path, or "standard input" for `-`. */
+export function inputLabel(file: string): string {
+  return file === '-' ? 'standard input' : file;
+}
+
+/** One line for people saying why an input could not be read, with its position when known. */
+export function describeReadError(error: ReadError): string {
+  const where = error.line === undefined ? '' : ` (line ${error.line}, column ${error.column ?? '?'})`;
+  return `${error.reason}: ${error.message}${where}`;
+}
+
 /** Bytes read from a file or standard input, or why they could not be read. */
 export type InputBytes = { ok: true; bytes: Uint8Array } | { ok: false; error: ReadError };
 

@@ -157,9 +157,6 @@ describe('verdict', () => {
       .split('\n')
       .find((l) => l.trimStart().startsWith('--json'));
     expect(line).toMatch(/after the command/i);
-    const io = memoryIo();
-    expect(await run(['schema', 'nope', '--json'], io)).toBe(1);
-    expect(JSON.parse(io.stdout.text()).error_code).toBe('unknown_schema');
   });
 
   test('reports an unknown command as a usage error document in --json mode', async () => {
@@ -184,9 +181,9 @@ describe('verdict', () => {
     expect(document.schema.$id).toBe('https://qzx.yumbale.com/schemas/result-contract-v1.schema.json');
   });
 
-  test('reports an unknown schema name', async () => {
+  test('reports an unknown schema name as a usage error', async () => {
     const io = memoryIo();
-    expect(await run(['schema', 'nope', '--json'], io)).toBe(1);
-    expect(JSON.parse(io.stdout.text()).error_code).toBe('unknown_schema');
+    expect(await run(['schema', 'nope', '--json'], io)).toBe(2);
+    expect(JSON.parse(io.stdout.text()).error_code).toBe('invalid_arguments');
   });
 });

@@ -6,7 +6,7 @@ import { DEFAULT_MCP_REVISION, MCP_REVISIONS, type McpRevision } from '../../mcp
 import { MCP_PROFILE_VIOLATION, toMcpReportResult } from '../../mcp/to-mcp-report-result.js';
 import { type ValidateMcpOptions, validateMcpResult } from '../../mcp/validate-mcp-result.js';
 import { defineCommand } from '../../producer/define-command.js';
-import { readInput } from '../../producer/read-input.js';
+import { inputLabel, readInput } from '../../producer/read-input.js';
 import type { CommandIo } from '../../producer/types.js';
 
 type Read =
@@ -21,7 +21,7 @@ async function readDocument(file: string, io: CommandIo): Promise<Read> {
 }
 
 function unreadable(file: string, role: string, error: ReadError): ResultContract {
-  const label = file === '-' ? 'standard input' : file;
+  const label = inputLabel(file);
   return fail(`The ${role} (${label}) could not be read as one strict JSON document.`, {
     error: `${error.reason}: ${error.message}`,
     error_code: 'invalid_json_input',

@@ -18,14 +18,15 @@ export const schemaCommand = defineCommand({
   description: `Print a JSON Schema that verdict publishes (draft 2020-12). NAME is one of: ${Object.keys(PUBLISHED_SCHEMAS).join(', ')}.`,
   options: {},
   positionals: [{ name: 'NAME', description: 'Which schema to print.', required: true }],
-  errorCodes: { unknown_schema: 'NAME is not a schema verdict publishes.' },
+  errorCodes: { invalid_arguments: 'NAME is not a schema verdict publishes (a usage error, exit 2).' },
   run({ positionals }) {
     const name = positionals[0] as string;
     const schema = Object.hasOwn(PUBLISHED_SCHEMAS, name) ? PUBLISHED_SCHEMAS[name] : undefined;
     if (schema !== undefined) return ok(`The ${name} schema.`, { schema_name: name, schema });
     return fail(`There is no schema named ${JSON.stringify(name)}.`, {
       error: `Known schemas: ${Object.keys(PUBLISHED_SCHEMAS).join(', ')}.`,
-      error_code: 'unknown_schema',
+      // A name outside the fixed list is a usage error, like a bad choice for an option.
+      error_code: 'invalid_arguments',
     });
   },
   // The schema document itself is what this command produces: it is printed instead of the result, except

@@ -3,7 +3,7 @@ import { CONTRACT_SCHEMA_URL, type ValidationWarning, type Violation } from '../
 import { validateResultText } from '../../contract/validate-result-text.js';
 import type { ReadError } from '../../json/types.js';
 import { defineCommand } from '../../producer/define-command.js';
-import { readInput } from '../../producer/read-input.js';
+import { describeReadError, inputLabel, readInput } from '../../producer/read-input.js';
 import type { CommandIo } from '../../producer/types.js';
 import {
   UNIFIED_OUTPUT_SCHEMA_URL,
@@ -72,10 +72,6 @@ function contractNamed(name: string): ContractCheck {
   return name === 'unified' ? CONTRACTS.unified : CONTRACTS.result;
 }
 
-function label(file: string): string {
-  return file === '-' ? 'standard input' : file;
-}
-
 /** Reads and validates one input. */
 export async function validateInput(
   file: string,
@@ -89,11 +85,6 @@ export async function validateInput(
   if (report.readError)
     return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
-}
-
-function describeReadError(error: ReadError): string {
-  const where = error.line === undefined ? '' : ` (line ${error.line}, column ${error.column ?? '?'})`;
-  return `${error.reason}: ${error.message}${where}`;
 }
 
 /** `verdict validate`: checks result documents against QZX Result Contract v1. */
@@ -160,7 +151,7 @@ export const validateCommand = defineCommand({
     for (const file of files)
       inputs.push(await validateInput(file, ctx.io, options['max-bytes'], options.contract as ContractName));
     const warnings = inputs.flatMap((input) =>
-      input.warnings.map((w) => `${label(input.file)}: ${w.code}: ${w.message}`),
+      input.warnings.map((w) => `${inputLabel(input.file)}: ${w.code}: ${w.message}`),
     );
     const details: Record<string, unknown> = { contract: contract.url, inputs };
     const unreadable = inputs.filter((input) => input.read_error !== undefined);
@@ -169,7 +160,7 @@ export const validateCommand = defineCommand({
     if (failing.length === 0) {
       const message =
         inputs.length === 1
-          ? `${label(files[0] as string)} conforms to ${contract.title}.`
+          ? `${inputLabel(files[0] as string)} conforms to ${contract.title}.`
           : `All ${inputs.length} inputs conform to ${contract.title}.`;
       return ok(message, { details, ...extra });
     }
@@ -179,10 +170,10 @@ export const validateCommand = defineCommand({
     if (first?.read_error) {
       return fail(
         inputs.length === 1
-          ? `${label(first.file)} could not be read as one strict JSON document.`
+          ? `${inputLabel(first.file)} could not be read as one strict JSON document.`
           : `${counts}: ${unreadable.length} could not be read as strict JSON.`,
         {
-          error: `${label(first.file)}: ${describeReadError(first.read_error)}`,
+          error: `${inputLabel(first.file)}: ${describeReadError(first.read_error)}`,
           error_code: 'invalid_json_input',
           details,
           ...extra,
@@ -193,7 +184,7 @@ export const validateCommand = defineCommand({
     const firstViolation = failing[0]?.violations[0];
     return fail(
       inputs.length === 1
-        ? `${label(files[0] as string)} does not conform to ${contract.title} (${violations} violation${violations === 1 ? '' : 's'}).`
+        ? `${inputLabel(files[0] as string)} does not conform to ${contract.title} (${violations} violation${violations === 1 ? '' : 's'}).`
         : `${counts} to ${contract.title} (${violations} violations).`,
       {
         error: firstViolation
