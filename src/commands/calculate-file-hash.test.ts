@@ -63,6 +63,11 @@ describe('calculateFileHash', () => {
     expect(result).toMatchObject({ success: false, error_code: 'is_a_directory' });
   });
 
+  test('reports not_a_file for a character device that never ends', async () => {
+    const result = await invokeCommand(calculateFileHash, { path: '/dev/zero' });
+    expect(result).toMatchObject({ success: false, error_code: 'not_a_file' });
+  });
+
   test('reports not_a_file for a named pipe', async () => {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     const result = await invokeCommand(calculateFileHash, { path: join(dir, 'pipe') });

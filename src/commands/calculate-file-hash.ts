@@ -26,7 +26,7 @@ export const calculateFileHash = defineCommand({
   errorCodes: {
     path_not_found: 'Nothing exists at the path.',
     is_a_directory: 'The path is a folder.',
-    not_a_file: 'The path is a named pipe or a socket, which has no end to read to.',
+    not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
     permission_denied: 'The file cannot be read.',
     unsupported_algorithm: 'This Node.js build does not provide the algorithm (FIPS mode disables md5).',
   },

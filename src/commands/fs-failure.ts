@@ -48,7 +48,7 @@ export type OpenFile = {
 };
 
 /**
- * Opens a file for reading, fails with `is_a_directory` for a folder and `not_a_file` for a pipe or socket,
+ * Opens a file for reading, fails with `is_a_directory` for a folder and `not_a_file` for a pipe, socket or character device,
  * runs `work`, and always closes it; file-system errors become failures through {@link toFsFailure}.
  */
 export async function withOpenFile(
@@ -63,8 +63,10 @@ export async function withOpenFile(
     if (info.isDirectory()) {
       return fail(MESSAGES.is_a_directory(path), { error_code: 'is_a_directory', path });
     }
-    if (info.isFIFO() || info.isSocket()) {
-      return fail(`${path} is a ${info.isFIFO() ? 'named pipe' : 'socket'}, not a file with an end.`, {
+    // A character device (/dev/zero, a terminal) may never end either: only files with an end are read.
+    if (info.isFIFO() || info.isSocket() || info.isCharacterDevice()) {
+      const kind = info.isFIFO() ? 'named pipe' : info.isSocket() ? 'socket' : 'character device';
+      return fail(`${path} is a ${kind}, not a file with an end.`, {
         error_code: 'not_a_file',
         path,
       });

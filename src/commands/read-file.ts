@@ -43,7 +43,7 @@ export const readFile = defineCommand({
   errorCodes: {
     path_not_found: 'Nothing exists at the path.',
     is_a_directory: 'The path is a folder.',
-    not_a_file: 'The path is a named pipe or a socket, which has no end to read to.',
+    not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
     permission_denied: 'The file cannot be read.',
     file_too_large: 'The file is larger than --max-bytes.',
   },
