@@ -72,6 +72,18 @@ describe('verdict validate', () => {
     expect((await validate(['--json'], '{"success":true}')).status).toBe(1);
   });
 
+  test('refuses to read standard input twice', async () => {
+    const { status, text } = await validate(
+      ['-', 'ok.json', '-', '--json'],
+      '{"success":true,"message":"x"}',
+    );
+    expect(status).toBe(2);
+    expect(JSON.parse(text)).toMatchObject({
+      error_code: 'invalid_arguments',
+      error: '- was given more than once.',
+    });
+  });
+
   test('refuses to wait on a terminal when no input is given', async () => {
     const io = memoryIo({ cwd: dir, stdinIsTTY: true });
     expect(await run(['validate', '--json'], io)).toBe(2);

@@ -130,6 +130,12 @@ export const validateCommand = defineCommand({
         error_code: 'invalid_arguments',
       });
     }
+    if (files.filter((file) => file === '-').length > 1) {
+      return fail('Standard input can be read only once: give - at most once.', {
+        error: '- was given more than once.',
+        error_code: 'invalid_arguments',
+      });
+    }
     const contract = contractNamed(options.contract);
     if (options.jsonl && options.contract !== 'result') {
       return fail('--jsonl checks QZX Result Contract v1 only.', {
