@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
 import { defineCommand } from '../producer/define-command.js';
 import type { OptionSpecs } from '../producer/types.js';
-import { withOpenFile } from './fs-failure.js';
+import { OPEN_FILE_ERROR_CODES, withOpenFile } from './fs-failure.js';
 
 /** The digest algorithms `calculateFileHash` offers. */
 export const HASH_ALGORITHMS = ['sha256', 'sha512', 'sha1', 'md5'] as const;
@@ -24,10 +24,7 @@ export const calculateFileHash = defineCommand({
   description: 'Computes the SHA-256, SHA-512, SHA-1 or MD5 digest of a file, reading it as a stream.',
   options,
   errorCodes: {
-    path_not_found: 'Nothing exists at the path.',
-    is_a_directory: 'The path is a folder.',
-    not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
-    permission_denied: 'The file cannot be read.',
+    ...OPEN_FILE_ERROR_CODES,
     unsupported_algorithm: 'This Node.js build does not provide the algorithm (FIPS mode disables md5).',
   },
   outputSchema: {

@@ -39,6 +39,14 @@ export function toFsFailure(error: unknown, path: string): FailureResult {
   return fail(MESSAGES[code](path), { error_code: code, error: detail, path });
 }
 
+/** The failure codes {@link withOpenFile} can report, described for a command's `errorCodes`. */
+export const OPEN_FILE_ERROR_CODES = {
+  path_not_found: 'Nothing exists at the path.',
+  is_a_directory: 'The path is a folder.',
+  not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
+  permission_denied: 'The file cannot be read.',
+} as const;
+
 /** An open file and its status, handed to the work of {@link withOpenFile}. */
 export type OpenFile = {
   /** The open handle (closed by {@link withOpenFile}). */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { fail, ok } from '../contract/index.js';
 import { defineCommand } from '../producer/define-command.js';
 import type { OptionSpecs } from '../producer/types.js';
-import { withOpenFile } from './fs-failure.js';
+import { OPEN_FILE_ERROR_CODES, withOpenFile } from './fs-failure.js';
 
 const options = {
   path: { type: 'string', description: 'File to read.', required: true, valueName: 'PATH' },
@@ -41,10 +41,7 @@ export const readFile = defineCommand({
     'invalid UTF-8 is binary and comes back as base64.',
   options,
   errorCodes: {
-    path_not_found: 'Nothing exists at the path.',
-    is_a_directory: 'The path is a folder.',
-    not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
-    permission_denied: 'The file cannot be read.',
+    ...OPEN_FILE_ERROR_CODES,
     file_too_large: 'The file is larger than --max-bytes.',
   },
   outputSchema: {

@@ -10,8 +10,9 @@ import { openAiFailure } from './providers/openai-failure.js';
 import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './status-for-code.js';
-import { createTraceId } from './trace-id-from.js';
+import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
+import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
 
 /** Facts the AI SDK results do not carry: who the provider is, the trace id and the latency. */
 export interface AiSdkOptions {
@@ -157,19 +158,18 @@ const API_HOSTS: Readonly<Record<string, string>> = {
 };
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-goog-request-id'];
-const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 function providerOf(
   options: AiSdkOptions | undefined,
   providerMetadata: unknown,
   fallback = 'ai-sdk',
 ): string {
-  if (options?.provider !== undefined && PROVIDER_ID.test(options.provider)) return options.provider;
+  if (options?.provider !== undefined && PROVIDER_ID_PATTERN.test(options.provider)) return options.provider;
   const key =
     providerMetadata !== null && typeof providerMetadata === 'object'
       ? Object.keys(providerMetadata)[0]
       : undefined;
-  return key !== undefined && PROVIDER_ID.test(key) ? key : fallback;
+  return key !== undefined && PROVIDER_ID_PATTERN.test(key) ? key : fallback;
 }
 
 function baseMetadata(
@@ -178,7 +178,7 @@ function baseMetadata(
 ): Record<string, unknown> {
   const headers = response?.headers as HeadersLike | undefined;
   return compact({
-    trace_id: options?.traceId?.trim() ? options.traceId : createTraceId(),
+    trace_id: traceIdOr(options?.traceId),
     latency_ms: options?.latencyMs !== undefined && options.latencyMs >= 0 ? options.latencyMs : undefined,
     model: response?.modelId || undefined,
     response_id: response?.id || undefined,
@@ -376,7 +376,7 @@ export async function captureAiSdkCall<R>(
   options?: AiSdkOptions,
 ): Promise<UnifiedOutput> {
   const started = Date.now();
-  const traceId = options?.traceId?.trim() ? options.traceId : createTraceId();
+  const traceId = traceIdOr(options?.traceId);
   try {
     const result = await call();
     return convert(result, { ...options, traceId, latencyMs: options?.latencyMs ?? Date.now() - started });

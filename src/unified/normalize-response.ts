@@ -17,8 +17,9 @@ import { openRouterChat } from './providers/openrouter.js';
 import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
 import { replicatePrediction } from './providers/replicate.js';
 import { readBody } from './read-body.js';
-import { createTraceId } from './trace-id-from.js';
+import { traceIdOr } from './trace-id-from.js';
 import type { UnifiedOutput } from './types.js';
+import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
 
 /** The registry: every wire format verdict normalizes, by its fixed name (SPEC §5, issue 6 §5). */
 const FORMATS = {
@@ -76,8 +77,6 @@ export interface NormalizeStreamInput extends NormalizeContext {
   /** The events' JSON payloads (parsed values or JSON text), or the raw captured stream text. */
   events: readonly unknown[] | string;
 }
-
-const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 /**
  * Turn one provider response into the unified envelope (SPEC §5): a success with content, usage and media, or a
@@ -172,8 +171,7 @@ function invalidRequest(message: string): FailureOutcome & { system: true } {
 type Parse = (spec: FormatSpec, context: ParseContext) => Outcome | (FailureOutcome & { system: true });
 
 function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
-  const traceId =
-    typeof input.traceId === 'string' && input.traceId.trim() !== '' ? input.traceId : createTraceId();
+  const traceId = traceIdOr(input.traceId);
   if (!isUnifiedFormat(input.format)) {
     return assembleFailure(
       'system',
@@ -185,7 +183,9 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   }
   const spec: FormatSpec = FORMATS[input.format];
   const provider =
-    typeof input.provider === 'string' && PROVIDER_ID.test(input.provider) ? input.provider : spec.provider;
+    typeof input.provider === 'string' && PROVIDER_ID_PATTERN.test(input.provider)
+      ? input.provider
+      : spec.provider;
   const status = input.status ?? 200;
   const base: Record<string, unknown> = { trace_id: traceId };
   const requestId = spec.requestIdHeaders

@@ -1,6 +1,6 @@
 import { assembleFailure } from './assemble-output.js';
 import { STATUS_OF_UNLISTED_CODE, statusForCode } from './status-for-code.js';
-import { createTraceId } from './trace-id-from.js';
+import { traceIdOr } from './trace-id-from.js';
 import type { UnifiedFailure, UnifiedOutput } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';
 
@@ -23,10 +23,7 @@ export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: Heade
 
 function internalError(envelope: unknown, violations: unknown[]): UnifiedFailure {
   const metadata = (envelope as { metadata?: { trace_id?: unknown } } | null)?.metadata;
-  const traceId =
-    typeof metadata?.trace_id === 'string' && metadata.trace_id.trim() !== ''
-      ? metadata.trace_id
-      : createTraceId();
+  const traceId = traceIdOr(metadata?.trace_id);
   return assembleFailure(
     'system',
     'INTERNAL_ERROR',

@@ -18,6 +18,11 @@ export function parseTraceparent(value: string | undefined): string | undefined 
   return traceId;
 }
 
+/** `candidate` when it is a non-blank string, else a new trace id: every envelope carries one (SPEC §5). */
+export function traceIdOr(candidate: unknown): string {
+  return typeof candidate === 'string' && candidate.trim() !== '' ? candidate : createTraceId();
+}
+
 /** A new random trace id: 32 lowercase hex characters, usable as a W3C trace-id. */
 export function createTraceId(): string {
   const bytes = new Uint8Array(16);

@@ -20,7 +20,8 @@ const TOP_LEVEL_MEMBERS = new Set([
 ]);
 const SUCCESS_ONLY_MEMBERS = ['content', 'usage', 'images', 'files', 'videos'] as const;
 const MEDIA_ARRAYS = ['images', 'files', 'videos'] as const;
-const PROVIDER_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+/** A normalized provider id (SPEC §5): lowercase, such as `openai` or `openai-compatible`. */
+export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const MEDIA_TYPE_PATTERN = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;.*)?$/i;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -102,7 +103,7 @@ export function validateUnifiedOutput(value: unknown): UnifiedValidation {
   if (typeof value.success !== 'boolean') {
     report('success_not_boolean', '/success', '`success` must be a boolean.');
   }
-  if (typeof value.provider !== 'string' || !PROVIDER_PATTERN.test(value.provider)) {
+  if (typeof value.provider !== 'string' || !PROVIDER_ID_PATTERN.test(value.provider)) {
     report('provider_invalid', '/provider', '`provider` must be a lowercase id such as openai or system.');
   }
   checkMetadata(value.metadata, report);
