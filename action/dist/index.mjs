@@ -1643,11 +1643,16 @@ function produceReceipt(options) {
 
 // src/action/confine-path.ts
 import { realpathSync as realpathSync2 } from "node:fs";
-import { basename as basename2, dirname as dirname2, isAbsolute, join as join2, relative, resolve as resolve3, sep } from "node:path";
-function isInside(root, path) {
+import { basename as basename2, dirname as dirname2, join as join2, resolve as resolve3 } from "node:path";
+
+// src/evidence/is-strictly-inside.ts
+import { isAbsolute, relative, sep } from "node:path";
+function isStrictlyInside(root, path) {
   const rel = relative(root, path);
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
+
+// src/action/confine-path.ts
 function realPathOf(path) {
   const rest = [];
   let current = path;
@@ -1669,10 +1674,10 @@ function confinePath(workspace, name, value) {
   });
   const lexical = resolve3(workspace, value);
   if (lexical === workspace) return refuse("is the workspace root, not a file.");
-  if (!isInside(workspace, lexical)) return refuse("leaves GITHUB_WORKSPACE.");
+  if (!isStrictlyInside(workspace, lexical)) return refuse("leaves GITHUB_WORKSPACE.");
   const real = realPathOf(lexical);
   if (real === workspace) return refuse("resolves to the workspace root, not a file.");
-  if (!isInside(workspace, real)) return refuse("leaves GITHUB_WORKSPACE through a symbolic link.");
+  if (!isStrictlyInside(workspace, real)) return refuse("leaves GITHUB_WORKSPACE through a symbolic link.");
   return { ok: true, path: value };
 }
 

@@ -1,13 +1,9 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isStrictlyInside } from '../evidence/is-strictly-inside.js';
 
 /** A path input that stays inside the workspace, or why it was refused. */
 export type ConfinedPath = { ok: true; path: string } | { ok: false; message: string };
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-}
 
 /**
  * The real path of `path`: its deepest ancestor that resolves, through symlinks, plus the rest as written.
@@ -40,9 +36,9 @@ export function confinePath(workspace: string, name: string, value: string): Con
   });
   const lexical = resolve(workspace, value);
   if (lexical === workspace) return refuse('is the workspace root, not a file.');
-  if (!isInside(workspace, lexical)) return refuse('leaves GITHUB_WORKSPACE.');
+  if (!isStrictlyInside(workspace, lexical)) return refuse('leaves GITHUB_WORKSPACE.');
   const real = realPathOf(lexical);
   if (real === workspace) return refuse('resolves to the workspace root, not a file.');
-  if (!isInside(workspace, real)) return refuse('leaves GITHUB_WORKSPACE through a symbolic link.');
+  if (!isStrictlyInside(workspace, real)) return refuse('leaves GITHUB_WORKSPACE through a symbolic link.');
   return { ok: true, path: value };
 }

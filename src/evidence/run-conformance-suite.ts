@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
 import type { ResultContract } from '../contract/types.js';
 import { isJsonObject, isNonBlankString, validateResult } from '../contract/validate-result.js';
@@ -8,6 +8,7 @@ import type { DuplicateMember } from '../json/types.js';
 import { formatFinding } from '../mcp/format-finding.js';
 import { validateMcpResult } from '../mcp/validate-mcp-result.js';
 import { type EvidenceProfile, isEvidenceProfile } from './codes.js';
+import { isStrictlyInside } from './is-strictly-inside.js';
 import { readEvidenceFile } from './read-evidence-file.js';
 
 /** `error_code` values of a conformance suite run. */
@@ -81,8 +82,7 @@ function confine(root: string, file: string): { path: string } | { problem: stri
   } catch {
     return { problem: 'names no readable file' };
   }
-  const inside = relative(root, real);
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+  if (!isStrictlyInside(root, real)) {
     return { problem: "leaves the manifest's folder" };
   }
   return { path };
