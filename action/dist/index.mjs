@@ -20,18 +20,46 @@ function isEvidenceProfile(value) {
 var CONTRACT_SCHEMA_URL = "https://qzx.yumbale.com/schemas/result-contract-v1.schema.json";
 var ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 
+// src/contract/findings.ts
+function formatFinding(finding) {
+  return `${finding.code} at ${finding.path === "" ? "(root)" : finding.path}: ${finding.message}`;
+}
+function escapePointerToken(token) {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function duplicateMemberFinding(duplicate, code = "duplicate_member") {
+  const where = duplicate.path === "" ? "The root object" : `The object at ${duplicate.path}`;
+  return {
+    code,
+    path: duplicate.path,
+    message: `${where} names the member ${JSON.stringify(duplicate.key)} more than once.`
+  };
+}
+function describeReadError(error) {
+  const where = error.line === void 0 ? "" : ` (line ${error.line}, column ${error.column ?? "?"})`;
+  return `${error.reason}: ${error.message}${where}`;
+}
+function readErrorFinding(code, error, what) {
+  return { code, path: "", message: `${what} could not be read: ${describeReadError(error)}` };
+}
+function readErrorFromThrown(thrown, label) {
+  const code = typeof thrown === "object" && thrown !== null ? thrown.code : void 0;
+  if (code === "ENOENT" || code === "ENOTDIR")
+    return { reason: "not_found", message: `${label} does not exist.` };
+  if (code === "EISDIR") return { reason: "unreadable", message: `${label} is a directory, not a file.` };
+  const why = code === "EACCES" || code === "EPERM" ? "permission denied" : thrown instanceof Error ? thrown.message : String(thrown);
+  return { reason: "unreadable", message: `${label} could not be read: ${why}.` };
+}
+function isJsonObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // src/contract/validate-result.ts
 var NON_BLANK = /\S/;
 function isNonBlankString(value) {
   if (typeof value !== "string") return false;
   const first = value.charCodeAt(0);
   return first > 32 && first < 127 || NON_BLANK.test(value);
-}
-function isJsonObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function escapePointerToken(token) {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function describe(value) {
   if (value === null) return "null";
@@ -54,8 +82,7 @@ function validateResult(value, options = {}) {
   };
   const readWarnings = options.readWarnings;
   const warnings = readWarnings === void 0 || readWarnings.length === 0 ? [] : readWarnings.map((w) => ({ ...w }));
-  const duplicates = options.duplicates;
-  if (duplicates !== void 0 && duplicates.length > 0) reportDuplicates(duplicates, add);
+  for (const duplicate of options.duplicates ?? []) violations.push(duplicateMemberFinding(duplicate));
   if (!isJsonObject(value)) {
     add("not_an_object", "", `A result must be a JSON object, got ${describe(value)}.`);
     return { valid: false, violations, warnings };
@@ -133,15 +160,6 @@ function validateResult(value, options = {}) {
   }
   if (violations.length > 0) return { valid: false, violations, warnings };
   return { valid: true, value, violations: [], warnings };
-}
-function reportDuplicates(duplicates, add) {
-  for (const duplicate of duplicates) {
-    add(
-      "duplicate_member",
-      duplicate.path,
-      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`
-    );
-  }
 }
 function validateMeta(meta, add) {
   if (!isJsonObject(meta)) {
@@ -684,11 +702,6 @@ function mayHaveDuplicates(text, members) {
   return bound !== members;
 }
 
-// src/mcp/format-finding.ts
-function formatFinding(finding) {
-  return `${finding.code} at ${finding.path === "" ? "(root)" : finding.path}: ${finding.message}`;
-}
-
 // src/mcp/canonical-json.ts
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -1094,11 +1107,7 @@ function parsesTo(text, expected) {
 }
 function checkToolDefinition(toolDefinition, duplicates, findings) {
   for (const duplicate of duplicates) {
-    findings.violation(
-      "tool_definition_duplicate_member",
-      duplicate.path,
-      `The tool definition object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`
-    );
+    findings.violations.push(duplicateMemberFinding(duplicate, "tool_definition_duplicate_member"));
   }
   if (!isJsonObject(toolDefinition)) {
     findings.violation("tool_definition_not_object", "", "The tool definition must be a JSON object.");
@@ -1123,13 +1132,8 @@ function validateMcpResult(document, options) {
   const { revision } = options;
   const findings = new Findings();
   findings.warnings.push(...(options.readWarnings ?? []).map((w) => ({ ...w })));
-  for (const duplicate of options.duplicates ?? []) {
-    findings.violations.push({
-      code: "duplicate_member",
-      path: duplicate.path,
-      message: `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`
-    });
-  }
+  for (const duplicate of options.duplicates ?? [])
+    findings.violations.push(duplicateMemberFinding(duplicate));
   const facts = {
     mcp_specification: revision,
     mcp_tools_spec: mcpToolsSpecUrl(revision),
@@ -1350,14 +1354,6 @@ function readEvidence(input2) {
   const read = readJson(input2.bytes);
   return { sha256: sha256Hex(input2.bytes), read };
 }
-function readErrorFinding(error) {
-  const where = error.line === void 0 ? "" : ` (line ${error.line}, column ${error.column ?? 1})`;
-  return formatFinding({
-    code: "invalid_json_input",
-    path: "",
-    message: `The file could not be read (${error.reason})${where}: ${error.message}`
-  });
-}
 function revisionOf(profile) {
   return profile === "core" ? null : profile.slice("mcp-".length);
 }
@@ -1370,7 +1366,7 @@ function evaluateCase(name, input2, revision, toolDefinition) {
       ...base,
       actual_success: null,
       conformant: false,
-      violations: [readErrorFinding(document.read.error)],
+      violations: [formatFinding(readErrorFinding("invalid_json_input", document.read.error, "The file"))],
       warnings: [],
       profile_facts: {}
     };
@@ -1441,13 +1437,8 @@ function createReceipt(input2) {
     if (read.read.ok) {
       toolDefinition = { value: read.read.value, duplicates: read.read.duplicates };
     } else {
-      const { reason, message: message2 } = read.read.error;
       violations.push(
-        formatFinding({
-          code: "tool_definition_unreadable",
-          path: "",
-          message: `The tool definition could not be read (${reason}): ${message2}`
-        })
+        formatFinding(readErrorFinding("tool_definition_unreadable", read.read.error, "The tool definition"))
       );
     }
   } else if (revision !== null) {
@@ -1508,14 +1499,7 @@ function readEvidenceFile(file, cwd = process.cwd()) {
   try {
     return { file, bytes: new Uint8Array(readFileSync(resolve(cwd, file))) };
   } catch (error) {
-    const code = error.code;
-    return {
-      file,
-      error: code === "ENOENT" ? { reason: "not_found", message: `No file exists at ${JSON.stringify(file)}.` } : {
-        reason: "unreadable",
-        message: `${JSON.stringify(file)} could not be read (${code ?? "error"}).`
-      }
-    };
+    return { file, error: readErrorFromThrown(error, JSON.stringify(file)) };
   }
 }
 

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/builders.js';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
+import { readErrorFromThrown } from '../contract/findings.js';
 import type { ResultContract } from '../contract/types.js';
 import { validateResultText } from '../contract/validate-result-text.js';
 import type { ReadError } from '../json/types.js';
@@ -122,16 +123,8 @@ export async function validateLines(
     if (pendingBytes > 0 || overLimit)
       finishLine(pendingBytes > 0 ? Buffer.concat(pending, pendingBytes) : undefined);
   } catch (thrown) {
-    const code = (thrown as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable';
     const label = inputLabel(file);
-    const readError: ReadError = {
-      reason,
-      message:
-        reason === 'not_found'
-          ? `${label} does not exist.`
-          : `${label} could not be read: ${(thrown as Error).message}`,
-    };
+    const readError = readErrorFromThrown(thrown, label);
     return fail(`${label} could not be read.`, {
       error: readError.message,
       error_code: 'invalid_json_input',

@@ -1,5 +1,6 @@
 import { ERROR_CODE_PATTERN } from './codes.js';
 import { VerdictError } from './errors.js';
+import { formatFinding, omitUndefined } from './findings.js';
 import type { FailureFields, FailureResult, SuccessResult } from './types.js';
 import { isNonBlankString, validateResult } from './validate-result.js';
 
@@ -25,21 +26,17 @@ function checkMessage(message: unknown, builder: string): void {
   }
 }
 
-// Members set to undefined are dropped: a value that could not be obtained is omitted (SPEC §2).
+/** The domain fields to copy into a result: members set to undefined are dropped, core members skipped. */
 function copyDefined(fields: object, skip: readonly string[]): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || skip.includes(key)) continue;
-    // defineProperty keeps `__proto__` an ordinary member instead of changing the copy's prototype.
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  }
+  const copy = omitUndefined(fields) as Record<string, unknown>;
+  for (const key of skip) delete copy[key];
   return copy;
 }
 
 function checkBuilt(result: Record<string, unknown>, builder: string): void {
   const report = validateResult(result);
   if (!report.valid) {
-    const list = report.violations.map((v) => `${v.code} at ${v.path || '/'}`).join(', ');
+    const list = report.violations.map(formatFinding).join('; ');
     throw new VerdictError(
       'invalid_builder_input',
       `${builder}() would produce a non-conforming result: ${list}.`,

@@ -1,3 +1,5 @@
+import type { Finding } from './findings.js';
+
 /**
  * Every violation code of QZX Result Contract v1 (SPEC §1), with what it means.
  * The union type {@link ViolationCode} is derived from this table.
@@ -30,24 +32,10 @@ export const WARNING_CODES = {
 } as const;
 
 /** One broken rule: its stable code, where (a JSON Pointer, `""` for the root) and a sentence for people. */
-export interface Violation {
-  /** Stable code from {@link VIOLATION_CODES}. */
-  code: ViolationCode;
-  /** JSON Pointer of the offending value. */
-  path: string;
-  /** One sentence saying what is wrong. */
-  message: string;
-}
+export type Violation = Finding<ViolationCode>;
 
-/** A remark that does not break the contract. */
-export interface ValidationWarning {
-  /** Stable snake_case code. */
-  code: string;
-  /** JSON Pointer the remark is about. */
-  path: string;
-  /** One sentence for people. */
-  message: string;
-}
+/** A remark that does not break the contract, with its stable snake_case code. */
+export type ValidationWarning = Finding;
 
 /** The `$id` of QZX Result Contract v1's JSON Schema. */
 export const CONTRACT_SCHEMA_URL = 'https://qzx.yumbale.com/schemas/result-contract-v1.schema.json';

@@ -1,4 +1,5 @@
 import { CONTRACT_SCHEMA_URL, INVALID_RESULT_CONTRACT } from './codes.js';
+import { type Finding, formatFinding } from './findings.js';
 import type { FailureResult, ResultContract } from './types.js';
 import { validateResult } from './validate-result.js';
 
@@ -6,7 +7,7 @@ import { validateResult } from './validate-result.js';
 export type InvalidResultContract = FailureResult<{
   error: string;
   error_code: typeof INVALID_RESULT_CONTRACT;
-  details: { violations: { code: string; path: string; message: string }[]; contract: string };
+  details: { violations: Finding[]; contract: string };
   meta: { schema_version: 1 };
 }>;
 
@@ -19,7 +20,7 @@ export type InvalidResultContract = FailureResult<{
 export function ensureResult<T>(value: T): (T & ResultContract) | InvalidResultContract {
   const report = validateResult(value);
   if (report.valid) return value as T & ResultContract;
-  const list = report.violations.map((v) => `${v.code} at ${v.path === '' ? '(root)' : v.path}`).join('; ');
+  const list = report.violations.map(formatFinding).join('; ');
   return {
     success: false,
     message: 'An internal result violated QZX Result Contract v1 and was replaced by this failure.',

@@ -14,6 +14,7 @@ export type { InvalidResultContract } from './ensure-result.js';
 export { ensureResult } from './ensure-result.js';
 export type { VerdictErrorCode } from './errors.js';
 export { isVerdictError, VERDICT_ERROR_CODES, VerdictError } from './errors.js';
+export type { Finding } from './findings.js';
 export type { JsonSchema } from './schema.js';
 export type {
   StandardContractProps,
@@ -32,6 +33,6 @@ export type {
   SuccessResult,
 } from './types.js';
 export type { ValidateOptions, ValidationReport } from './validate-result.js';
-export { escapePointerToken, isJsonObject, isNonBlankString, validateResult } from './validate-result.js';
+export { validateResult } from './validate-result.js';
 export type { TextValidationReport } from './validate-result-text.js';
 export { validateResultText } from './validate-result-text.js';

@@ -1,5 +1,6 @@
 import type { DuplicateMember, ReadWarning } from '../json/types.js';
 import { ERROR_CODE_PATTERN, type ValidationWarning, type Violation, type ViolationCode } from './codes.js';
+import { duplicateMemberFinding, isJsonObject } from './findings.js';
 import type { ResultContract } from './types.js';
 
 /** The outcome of validating one value against the contract: every violation, never only the first. */
@@ -24,16 +25,6 @@ export function isNonBlankString(value: unknown): value is string {
   // Fast path: printable ASCII other than space is never whitespace, and most texts start with one.
   const first = value.charCodeAt(0);
   return (first > 0x20 && first < 0x7f) || NON_BLANK.test(value);
-}
-
-/** True for a JSON object: not null, not an array. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Escapes one JSON Pointer reference token (RFC 6901). */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function describe(value: unknown): string {
@@ -69,8 +60,7 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
   const warnings: ValidationWarning[] =
     readWarnings === undefined || readWarnings.length === 0 ? [] : readWarnings.map((w) => ({ ...w }));
 
-  const duplicates = options.duplicates;
-  if (duplicates !== undefined && duplicates.length > 0) reportDuplicates(duplicates, add);
+  for (const duplicate of options.duplicates ?? []) violations.push(duplicateMemberFinding(duplicate));
 
   if (!isJsonObject(value)) {
     add('not_an_object', '', `A result must be a JSON object, got ${describe(value)}.`);
@@ -164,19 +154,6 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
 
   if (violations.length > 0) return { valid: false, violations, warnings };
   return { valid: true, value: value as unknown as ResultContract, violations: [], warnings };
-}
-
-function reportDuplicates(
-  duplicates: readonly DuplicateMember[],
-  add: (code: ViolationCode, path: string, message: string) => void,
-): void {
-  for (const duplicate of duplicates) {
-    add(
-      'duplicate_member',
-      duplicate.path,
-      `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`,
-    );
-  }
 }
 
 function validateMeta(

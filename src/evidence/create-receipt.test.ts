@@ -124,7 +124,7 @@ describe('createReceipt', () => {
     expect(failure.sha256).toBeNull();
     expect(failure.actual_success).toBeNull();
     expect(failure.violations[0]).toMatch(
-      /^invalid_json_input at \(root\): The file could not be read \(not_found\)/,
+      /^invalid_json_input at \(root\): The file could not be read: not_found: /,
     );
   });
 

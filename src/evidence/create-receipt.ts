@@ -1,9 +1,9 @@
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
-import { isJsonObject, validateResult } from '../contract/validate-result.js';
+import { formatFinding, isJsonObject, readErrorFinding } from '../contract/findings.js';
+import { validateResult } from '../contract/validate-result.js';
 import { readJson } from '../json/read-json.js';
 import type { DuplicateMember, ReadError } from '../json/types.js';
 import type { McpRevision, McpWarning } from '../mcp/codes.js';
-import { formatFinding } from '../mcp/format-finding.js';
 import { type McpProfileFacts, validateMcpResult } from '../mcp/validate-mcp-result.js';
 import { type EvidenceProfile, RECEIPT_SCHEMA_URL, type ReceiptErrorCode } from './codes.js';
 import { sha256Hex } from './sha256.js';
@@ -90,15 +90,6 @@ function readEvidence(input: EvidenceFile): ReadDocument {
   return { sha256: sha256Hex(input.bytes), read };
 }
 
-function readErrorFinding(error: ReadError): string {
-  const where = error.line === undefined ? '' : ` (line ${error.line}, column ${error.column ?? 1})`;
-  return formatFinding({
-    code: 'invalid_json_input',
-    path: '',
-    message: `The file could not be read (${error.reason})${where}: ${error.message}`,
-  });
-}
-
 function revisionOf(profile: EvidenceProfile): McpRevision | null {
   return profile === 'core' ? null : (profile.slice('mcp-'.length) as McpRevision);
 }
@@ -117,7 +108,7 @@ function evaluateCase(
       ...base,
       actual_success: null,
       conformant: false,
-      violations: [readErrorFinding(document.read.error)],
+      violations: [formatFinding(readErrorFinding('invalid_json_input', document.read.error, 'The file'))],
       warnings: [],
       profile_facts: {},
     };
@@ -203,13 +194,8 @@ export function createReceipt(input: ReceiptInput): Receipt {
     if (read.read.ok) {
       toolDefinition = { value: read.read.value, duplicates: read.read.duplicates };
     } else {
-      const { reason, message } = read.read.error;
       violations.push(
-        formatFinding({
-          code: 'tool_definition_unreadable',
-          path: '',
-          message: `The tool definition could not be read (${reason}): ${message}`,
-        }),
+        formatFinding(readErrorFinding('tool_definition_unreadable', read.read.error, 'The tool definition')),
       );
     }
   } else if (revision !== null) {

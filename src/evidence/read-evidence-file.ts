@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readErrorFromThrown } from '../contract/findings.js';
 import type { EvidenceFile } from './create-receipt.js';
 
 /**
@@ -10,16 +11,6 @@ export function readEvidenceFile(file: string, cwd: string = process.cwd()): Evi
   try {
     return { file, bytes: new Uint8Array(readFileSync(resolve(cwd, file))) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return {
-      file,
-      error:
-        code === 'ENOENT'
-          ? { reason: 'not_found', message: `No file exists at ${JSON.stringify(file)}.` }
-          : {
-              reason: 'unreadable',
-              message: `${JSON.stringify(file)} could not be read (${code ?? 'error'}).`,
-            },
-    };
+    return { file, error: readErrorFromThrown(error, JSON.stringify(file)) };
   }
 }

@@ -1,11 +1,17 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
+import {
+  duplicateMemberFinding,
+  type Finding,
+  formatFinding,
+  isJsonObject,
+  readErrorFinding,
+} from '../contract/findings.js';
 import type { ResultContract } from '../contract/types.js';
-import { isJsonObject, isNonBlankString, validateResult } from '../contract/validate-result.js';
+import { isNonBlankString, validateResult } from '../contract/validate-result.js';
 import { readJson } from '../json/read-json.js';
 import type { DuplicateMember } from '../json/types.js';
-import { formatFinding } from '../mcp/format-finding.js';
 import { validateMcpResult } from '../mcp/validate-mcp-result.js';
 import { type EvidenceProfile, isEvidenceProfile } from './codes.js';
 import { isStrictlyInside } from './is-strictly-inside.js';
@@ -163,18 +169,10 @@ function parseCases(manifest: Record<string, unknown>, root: string, problems: s
   return cases;
 }
 
-type Finding = { code: string; path: string; message: string };
-
 function readJsonFile(path: string): { value: unknown; duplicates: DuplicateMember[] } | Finding {
   const file = readEvidenceFile(path);
   const read = 'error' in file ? ({ ok: false, error: file.error } as const) : readJson(file.bytes);
-  if (!read.ok) {
-    return {
-      code: 'invalid_json_input',
-      path: '',
-      message: `Unreadable input (${read.error.reason}): ${read.error.message}`,
-    };
-  }
+  if (!read.ok) return readErrorFinding('invalid_json_input', read.error, 'The file');
   return { value: read.value, duplicates: read.duplicates };
 }
 
@@ -233,13 +231,7 @@ export function runConformanceSuite(manifestPath: string, options: RunSuiteOptio
   const absolute = resolve(options.cwd ?? process.cwd(), manifestPath);
   const manifestFile = readJsonFile(absolute);
   if ('code' in manifestFile) return invalid(manifestPath, [formatFinding(manifestFile)]);
-  const problems = manifestFile.duplicates.map((d) =>
-    formatFinding({
-      code: 'duplicate_member',
-      path: d.path,
-      message: `Member ${JSON.stringify(d.key)} appears twice.`,
-    }),
-  );
+  const problems = manifestFile.duplicates.map((d) => formatFinding(duplicateMemberFinding(d)));
   if (!isJsonObject(manifestFile.value))
     return invalid(manifestPath, [
       'conformance_suite_invalid at (root): The manifest must be a JSON object.',

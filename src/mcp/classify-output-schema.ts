@@ -1,6 +1,7 @@
 import { CONTRACT_SCHEMA_URL, ERROR_CODE_PATTERN } from '../contract/codes.js';
 import { RESULT_CONTRACT_SCHEMA } from '../contract/contract-schema.js';
-import { escapePointerToken, isJsonObject } from '../contract/validate-result.js';
+import { escapePointerToken, isJsonObject } from '../contract/findings.js';
+
 import { canonicalJson } from './canonical-json.js';
 import type { McpViolationCode, McpWarning, OutputSchemaMode } from './codes.js';
 

@@ -3,6 +3,8 @@
  * mapping of contract results to tool results. Pure: no SDK and no `node:` imports (the server is
  * `verdict/mcp/server`).
  */
+
+export { formatFinding } from '../contract/findings.js';
 export { canonicalJson, jsonEqual } from './canonical-json.js';
 export type { OutputSchemaClassification, OutputSchemaViolation } from './classify-output-schema.js';
 export { classifyOutputSchema } from './classify-output-schema.js';
@@ -23,7 +25,6 @@ export {
   mcpToolsSpecUrl,
   OUTPUT_SCHEMA_MODES,
 } from './codes.js';
-export { formatFinding } from './format-finding.js';
 export { argumentsToOptions, optionsInputSchema } from './options-input-schema.js';
 export type { ResultOutputSchema } from './result-output-schema.js';
 export { resultOutputSchema } from './result-output-schema.js';

@@ -1,4 +1,5 @@
 import { RESULT_CONTRACT_SCHEMA } from '../contract/contract-schema.js';
+import { isJsonObject } from '../contract/findings.js';
 import type { JsonSchema } from '../contract/schema.js';
 
 const CORE_MEMBERS = ['success', 'message', 'error', 'error_code', 'details', 'warnings', 'meta'] as const;
@@ -7,10 +8,6 @@ const CORE_MEMBERS = ['success', 'message', 'error', 'error_code', 'details', 'w
 function canonicalInline(): JsonSchema {
   const { $id: _id, $schema: _schema, ...rest } = structuredClone(RESULT_CONTRACT_SCHEMA) as JsonSchema;
   return rest;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The `outputSchema` of a tool that returns contract results: an object schema, as MCP clients require. */
@@ -44,7 +41,7 @@ export function resultOutputSchema(domainSchema?: JsonSchema): ResultOutputSchem
   const allOf: JsonSchema[] = [canonical];
   const root: JsonSchema = {};
   if (domainSchema !== undefined) {
-    const domainProperties = isObject(domainSchema.properties) ? domainSchema.properties : {};
+    const domainProperties = isJsonObject(domainSchema.properties) ? domainSchema.properties : {};
     for (const [name, schema] of Object.entries(domainProperties)) {
       // The contract owns its core members; a domain schema cannot loosen them.
       if (!(CORE_MEMBERS as readonly string[]).includes(name)) properties[name] = structuredClone(schema);

@@ -1,5 +1,5 @@
+import { formatFinding } from '../contract/findings.js';
 import type { ResultContract } from '../contract/types.js';
-import { formatFinding } from './format-finding.js';
 import type { McpValidationReport } from './validate-mcp-result.js';
 
 /** `error_code` of a report whose MCP tool result does not conform to the profile. */

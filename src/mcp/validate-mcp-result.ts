@@ -1,5 +1,6 @@
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
-import { isJsonObject, validateResult } from '../contract/validate-result.js';
+import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
+import { validateResult } from '../contract/validate-result.js';
 import type { DuplicateMember, ReadWarning } from '../json/types.js';
 import { jsonEqual } from './canonical-json.js';
 import { classifyOutputSchema } from './classify-output-schema.js';
@@ -203,11 +204,7 @@ function checkToolDefinition(
   findings: Findings,
 ): OutputSchemaMode | null {
   for (const duplicate of duplicates) {
-    findings.violation(
-      'tool_definition_duplicate_member',
-      duplicate.path,
-      `The tool definition object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`,
-    );
+    findings.violations.push(duplicateMemberFinding(duplicate, 'tool_definition_duplicate_member'));
   }
   if (!isJsonObject(toolDefinition)) {
     findings.violation('tool_definition_not_object', '', 'The tool definition must be a JSON object.');
@@ -243,13 +240,8 @@ export function validateMcpResult(document: unknown, options: ValidateMcpOptions
   const { revision } = options;
   const findings = new Findings();
   findings.warnings.push(...(options.readWarnings ?? []).map((w) => ({ ...w })));
-  for (const duplicate of options.duplicates ?? []) {
-    findings.violations.push({
-      code: 'duplicate_member',
-      path: duplicate.path,
-      message: `The object at "${duplicate.path}" names member ${JSON.stringify(duplicate.key)} more than once.`,
-    });
-  }
+  for (const duplicate of options.duplicates ?? [])
+    findings.violations.push(duplicateMemberFinding(duplicate));
   const facts: McpProfileFacts = {
     mcp_specification: revision,
     mcp_tools_spec: mcpToolsSpecUrl(revision),

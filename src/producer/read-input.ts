@@ -1,17 +1,12 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { readErrorFromThrown } from '../contract/findings.js';
 import type { ReadError } from '../json/types.js';
 import type { CommandIo } from './types.js';
 
 /** How an input is named to people: its path, or "standard input" for `-`. */
 export function inputLabel(file: string): string {
   return file === '-' ? 'standard input' : file;
-}
-
-/** One line for people saying why an input could not be read, with its position when known. */
-export function describeReadError(error: ReadError): string {
-  const where = error.line === undefined ? '' : ` (line ${error.line}, column ${error.column ?? '?'})`;
-  return `${error.reason}: ${error.message}${where}`;
 }
 
 /** Bytes read from a file or standard input, or why they could not be read. */
@@ -77,14 +72,7 @@ export async function readInput(
       return tooLarge(options.maxBytes);
     return { ok: true, bytes };
   } catch (thrown) {
-    const code = (thrown as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      return { ok: false, error: { reason: 'not_found', message: `${file} does not exist.` } };
-    }
-    if (code === 'EISDIR')
-      return { ok: false, error: { reason: 'unreadable', message: `${file} is a directory, not a file.` } };
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (thrown as Error).message;
-    return { ok: false, error: { reason: 'unreadable', message: `${file} could not be read: ${why}.` } };
+    return { ok: false, error: readErrorFromThrown(thrown, file) };
   } finally {
     await handle?.close().catch(() => undefined);
   }

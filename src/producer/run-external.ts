@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { omitUndefined } from '../contract/findings.js';
 import { fail, ok, type ResultContract } from '../contract/index.js';
 
 /** How the child's standard input is connected. */
@@ -154,7 +155,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export function runExternal(options: RunExternalOptions): Promise<ExternalOutcome> {
   const now = options.now ?? (() => performance.now());
   const grace = options.killGraceMs ?? 1000;
-  const env = Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined));
+  const env = omitUndefined(options.env);
   const started = now();
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,

@@ -43,7 +43,7 @@ export function assembleSuccess(
     ...sortMedia(media),
   } as UnifiedSuccess;
   const checked = validateUnifiedOutput(success);
-  if (checked.ok) return success;
+  if (checked.valid) return success;
   const { usage_reported: _reported, usage_details: _details, ...rest } = full;
   return assembleFailure(
     provider,

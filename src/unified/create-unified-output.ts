@@ -1,3 +1,4 @@
+import { formatFinding } from '../contract/findings.js';
 import { VerdictError } from '../errors.js';
 import type { UnifiedErrorCode } from './status-for-code.js';
 import { createTraceId } from './trace-id-from.js';
@@ -38,10 +39,8 @@ export interface UnifiedFailureInput {
 
 function ensureValid<T>(envelope: T): T {
   const result = validateUnifiedOutput(envelope);
-  if (!result.ok) {
-    const list = result.violations
-      .map((violation) => `${violation.code} at ${violation.path || '/'}`)
-      .join('; ');
+  if (!result.valid) {
+    const list = result.violations.map(formatFinding).join('; ');
     throw new VerdictError('invalid_builder_input', `The envelope would not be valid: ${list}.`);
   }
   return envelope;

@@ -36,7 +36,7 @@ export async function fromHttpResponse(response: Response): Promise<UnifiedOutpu
   if (read.duplicates)
     return invalid(traceId, response.status, 'The response body names a member twice.', {});
   const validation = validateUnifiedOutput(read.value);
-  if (!validation.ok) {
+  if (!validation.valid) {
     return invalid(traceId, response.status, 'The response body is not a valid unified output envelope.', {
       violations: validation.violations,
     });

@@ -13,7 +13,7 @@ import { validateUnifiedOutput } from './validate-unified-output.js';
  */
 export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInit }): Response {
   const checked = validateUnifiedOutput(envelope);
-  const served: UnifiedOutput = checked.ok ? checked.value : internalError(envelope, checked.violations);
+  const served: UnifiedOutput = checked.valid ? checked.value : internalError(envelope, checked.violations);
   const status = served.success ? 200 : (statusForCode(served.error.code) ?? STATUS_OF_UNLISTED_CODE);
   const headers = new Headers(init?.headers);
   headers.set('content-type', 'application/json');

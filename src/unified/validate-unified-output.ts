@@ -1,10 +1,11 @@
+import { isJsonObject, pointerOf } from '../contract/findings.js';
 import { FINISH_REASONS, type UnifiedOutput } from './types.js';
 import type { UnifiedViolation, UnifiedViolationCode } from './violation-codes.js';
 
 /** The outcome of {@link validateUnifiedOutput}: the typed envelope, or every violation found. */
 export type UnifiedValidation =
-  | { ok: true; value: UnifiedOutput; violations: [] }
-  | { ok: false; violations: UnifiedViolation[] };
+  | { valid: true; value: UnifiedOutput; violations: [] }
+  | { valid: false; violations: UnifiedViolation[] };
 
 /** The members an envelope may carry at the top level (SPEC §5: provider facts go into `metadata`). */
 const TOP_LEVEL_MEMBERS = new Set([
@@ -22,15 +23,12 @@ const SUCCESS_ONLY_MEMBERS = ['content', 'usage', 'images', 'files', 'videos'] a
 const MEDIA_ARRAYS = ['images', 'files', 'videos'] as const;
 /** A normalized provider id (SPEC §5): lowercase, such as `openai` or `openai-compatible`. */
 export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
-const ERROR_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** The shape of a taxonomy code: UPPER_SNAKE_CASE (not the contract's snake_case `error_code`). */
+const TAXONOMY_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 const MEDIA_TYPE_PATTERN = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;.*)?$/i;
 const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
 
 type Record_ = Record<string, unknown>;
-
-function isObject(value: unknown): value is Record_ {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
@@ -52,7 +50,7 @@ const METADATA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
   duration_ms: [isNonNegative, 'a finite number >= 0'],
   usage_reported: [(value) => typeof value === 'boolean', 'a boolean'],
   usage_details: [
-    (value) => isObject(value) && Object.values(value).every(isNonNegative),
+    (value) => isJsonObject(value) && Object.values(value).every(isNonNegative),
     'an object of numbers >= 0',
   ],
 };
@@ -72,30 +70,26 @@ const MEDIA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
   name: [isNonEmptyString, 'a non-empty string'],
 };
 
-function pointer(...segments: (string | number)[]): string {
-  return segments.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
 /**
  * Check a value against the unified output envelope (SPEC §5) and report every violation; never throws.
  * @example
  * const result = validateUnifiedOutput(JSON.parse(body));
- * if (!result.ok) console.error(result.violations.map((v) => `${v.code} at ${v.path}`));
+ * if (!result.valid) console.error(result.violations.map((v) => `${v.code} at ${v.path}`));
  */
 export function validateUnifiedOutput(value: unknown): UnifiedValidation {
   const violations: UnifiedViolation[] = [];
   const report = (code: UnifiedViolationCode, path: string, message: string) => {
     violations.push({ code, path, message });
   };
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     report('not_an_object', '', 'The envelope is not a JSON object.');
-    return { ok: false, violations };
+    return { valid: false, violations };
   }
   for (const key of Object.keys(value)) {
     if (!TOP_LEVEL_MEMBERS.has(key)) {
       report(
         'unknown_member',
-        pointer(key),
+        pointerOf(key),
         `\`${key}\` is not an envelope member; put provider facts in metadata.`,
       );
     }
@@ -110,14 +104,14 @@ export function validateUnifiedOutput(value: unknown): UnifiedValidation {
   if (value.success === true) checkSuccess(value, report);
   if (value.success === false) checkFailure(value, report);
   return violations.length === 0
-    ? { ok: true, value: value as unknown as UnifiedOutput, violations: [] }
-    : { ok: false, violations };
+    ? { valid: true, value: value as unknown as UnifiedOutput, violations: [] }
+    : { valid: false, violations };
 }
 
 type Report = (code: UnifiedViolationCode, path: string, message: string) => void;
 
 function checkMetadata(metadata: unknown, report: Report): void {
-  if (!isObject(metadata)) {
+  if (!isJsonObject(metadata)) {
     report('metadata_invalid', '/metadata', '`metadata` must be an object.');
     return;
   }
@@ -127,7 +121,11 @@ function checkMetadata(metadata: unknown, report: Report): void {
   }
   for (const [key, [check, expected]] of Object.entries(METADATA_CHECKS)) {
     if (key in metadata && !check(metadata[key])) {
-      report('metadata_member_invalid', pointer('metadata', key), `\`metadata.${key}\` must be ${expected}.`);
+      report(
+        'metadata_member_invalid',
+        pointerOf('metadata', key),
+        `\`metadata.${key}\` must be ${expected}.`,
+      );
     }
   }
   if (
@@ -145,22 +143,22 @@ function checkMetadata(metadata: unknown, report: Report): void {
 function checkSuccess(value: Record_, report: Report): void {
   if ('error' in value) report('success_with_error', '/error', 'A success must not carry `error`.');
   if (typeof value.content !== 'string') report('content_invalid', '/content', '`content` must be a string.');
-  if (!isObject(value.usage)) {
+  if (!isJsonObject(value.usage)) {
     report('usage_invalid', '/usage', '`usage` must be an object.');
   } else {
-    const unreported = isObject(value.metadata) && value.metadata.usage_reported === false;
+    const unreported = isJsonObject(value.metadata) && value.metadata.usage_reported === false;
     for (const key of ['input_tokens', 'output_tokens'] as const) {
       if (!isCount(value.usage[key])) {
         report(
           'usage_tokens_invalid',
-          pointer('usage', key),
+          pointerOf('usage', key),
           `\`usage.${key}\` must be a non-negative integer.`,
         );
       } else if (unreported && value.usage[key] !== 0) {
         // SPEC §5: when a provider reports no usage, the counts are 0 and usage_reported is false.
         report(
           'usage_counted_but_unreported',
-          pointer('usage', key),
+          pointerOf('usage', key),
           `\`usage.${key}\` must be 0 when \`metadata.usage_reported\` is false.`,
         );
       }
@@ -171,17 +169,17 @@ function checkSuccess(value: Record_, report: Report): void {
     if (!Array.isArray(items)) {
       report(
         'media_not_array',
-        pointer(name),
+        pointerOf(name),
         `\`${name}\` must be an array (empty when the modality does not apply).`,
       );
       continue;
     }
-    for (const [index, item] of items.entries()) checkMediaItem(item, pointer(name, index), report);
+    for (const [index, item] of items.entries()) checkMediaItem(item, pointerOf(name, index), report);
   }
 }
 
 function checkMediaItem(item: unknown, path: string, report: Report): void {
-  if (!isObject(item)) {
+  if (!isJsonObject(item)) {
     report('media_item_invalid', path, 'A media item must be an object.');
     return;
   }
@@ -202,21 +200,21 @@ function checkMediaItem(item: unknown, path: string, report: Report): void {
 function checkFailure(value: Record_, report: Report): void {
   for (const key of SUCCESS_ONLY_MEMBERS) {
     if (key in value) {
-      report('failure_with_success_member', pointer(key), `A failure must not carry \`${key}\`.`);
+      report('failure_with_success_member', pointerOf(key), `A failure must not carry \`${key}\`.`);
     }
   }
   const error = value.error;
-  if (!isObject(error)) {
+  if (!isJsonObject(error)) {
     report('error_invalid', '/error', 'A failure must carry an `error` object.');
     return;
   }
-  if (typeof error.code !== 'string' || !ERROR_CODE_PATTERN.test(error.code)) {
+  if (typeof error.code !== 'string' || !TAXONOMY_CODE_PATTERN.test(error.code)) {
     report('error_code_invalid', '/error/code', '`error.code` must be an UPPER_SNAKE_CASE string.');
   }
   if (!isNonEmptyString(error.message)) {
     report('error_message_invalid', '/error/message', '`error.message` must be a non-empty string.');
   }
-  if (!isObject(error.details)) {
+  if (!isJsonObject(error.details)) {
     report('error_details_invalid', '/error/details', '`error.details` must be an object.');
   }
 }

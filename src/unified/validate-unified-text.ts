@@ -1,3 +1,4 @@
+import { duplicateMemberFinding } from '../contract/findings.js';
 import { readJson } from '../json/index.js';
 import type { ReadError, ReadOptions } from '../json/types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';
@@ -10,7 +11,7 @@ export type UnifiedTextValidation =
 
 /**
  * Read `input` strictly (UTF-8 only, one value, depth checked) and validate it as a unified output envelope;
- * a member named twice is a `duplicate_member` violation. Unreadable input comes back as `readError`.
+ * a member named twice is a `duplicate_member` violation at the object's pointer. Unreadable input comes back as `readError`.
  * @example validateUnifiedText('{"success":true}').violations.map((v) => v.code) // ['provider_invalid', …]
  */
 export function validateUnifiedText(
@@ -19,11 +20,9 @@ export function validateUnifiedText(
 ): UnifiedTextValidation {
   const read = readJson(input, options);
   if (!read.ok) return { valid: false, violations: [], readError: read.error };
-  const duplicates: UnifiedViolation[] = read.duplicates.map((duplicate) => ({
-    code: 'duplicate_member',
-    path: `${duplicate.path}/${duplicate.key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-    message: `The member ${JSON.stringify(duplicate.key)} appears more than once.`,
-  }));
+  const duplicates: UnifiedViolation[] = read.duplicates.map((duplicate) =>
+    duplicateMemberFinding(duplicate),
+  );
   const violations = [...duplicates, ...validateUnifiedOutput(read.value).violations];
   return { valid: violations.length === 0, violations };
 }

@@ -1,3 +1,5 @@
+import type { Finding } from '../contract/findings.js';
+
 /**
  * Every violation code of the unified output envelope (SPEC §5), with what it means.
  * {@link UnifiedViolationCode} is derived from this table.
@@ -34,11 +36,4 @@ export const UNIFIED_VIOLATION_CODES = {
 export type UnifiedViolationCode = keyof typeof UNIFIED_VIOLATION_CODES;
 
 /** One broken rule of the envelope: its code, where (a JSON Pointer, `""` for the root) and a sentence for people. */
-export interface UnifiedViolation {
-  /** Stable code from {@link UNIFIED_VIOLATION_CODES}. */
-  code: UnifiedViolationCode;
-  /** JSON Pointer of the offending value. */
-  path: string;
-  /** One sentence saying what is wrong. */
-  message: string;
-}
+export type UnifiedViolation = Finding<UnifiedViolationCode>;

@@ -71,7 +71,7 @@ describe('verdict normalize', () => {
     ]);
     expect(status).toBe(0);
     const envelope = JSON.parse(text);
-    expect(validateUnifiedOutput(envelope).ok).toBe(true);
+    expect(validateUnifiedOutput(envelope).valid).toBe(true);
     expect(envelope).toMatchObject({
       success: true,
       content: 'Hello from a file.',
@@ -223,7 +223,7 @@ describe('verdict validate --contract unified', () => {
       'failure_with_success_member',
       'error_invalid',
     ]);
-    expect(doc.details.inputs[1].violations[0]).toMatchObject({ code: 'duplicate_member', path: '/success' });
+    expect(doc.details.inputs[1].violations[0]).toMatchObject({ code: 'duplicate_member', path: '' });
     expect(validateResult(doc).valid).toBe(true);
   });
 

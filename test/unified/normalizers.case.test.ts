@@ -198,7 +198,7 @@ const CASES: Case[] = [
           fc.integer({ min: 100, max: 599 }),
           (body, status) => {
             const output = normalizeResponse({ format, status, body });
-            return validateUnifiedOutput(output).ok && validateWithAjv(output) === true;
+            return validateUnifiedOutput(output).valid && validateWithAjv(output) === true;
           },
         ),
         { numRuns: 150 },

@@ -84,8 +84,8 @@ const INVALID: Record<Exclude<UnifiedViolationCode, 'duplicate_member'>, [unknow
 
 describe('validateUnifiedOutput', () => {
   test('accepts the success and failure of SPEC §5', () => {
-    expect(validateUnifiedOutput(SUCCESS)).toEqual({ ok: true, value: SUCCESS, violations: [] });
-    expect(validateUnifiedOutput(FAILURE).ok).toBe(true);
+    expect(validateUnifiedOutput(SUCCESS)).toEqual({ valid: true, value: SUCCESS, violations: [] });
+    expect(validateUnifiedOutput(FAILURE).valid).toBe(true);
   });
 
   test('the table of invalid envelopes names every violation code', () => {
@@ -96,7 +96,7 @@ describe('validateUnifiedOutput', () => {
 
   test.each(Object.entries(INVALID))('reports %s', (code, [value, path]) => {
     const result = validateUnifiedOutput(value);
-    expect(result.ok).toBe(false);
+    expect(result.valid).toBe(false);
     expect(result.violations).toContainEqual(expect.objectContaining({ code, path }));
     expect(validateWithAjv(value)).toBe(false);
   });
@@ -152,11 +152,13 @@ describe('validateUnifiedOutput', () => {
 });
 
 describe('validateUnifiedText', () => {
-  test('reports a repeated member as duplicate_member with its path', () => {
+  test('reports a repeated member as duplicate_member at the path of its object, naming the key', () => {
     const text = JSON.stringify(FAILURE).replace('"trace_id":"trc_123"', '"trace_id":"a","trace_id":"b"');
     expect(validateUnifiedText(text)).toEqual({
       valid: false,
-      violations: [{ code: 'duplicate_member', path: '/metadata/trace_id', message: expect.any(String) }],
+      violations: [
+        { code: 'duplicate_member', path: '/metadata', message: expect.stringContaining('"trace_id"') },
+      ],
     });
   });
 
@@ -281,7 +283,7 @@ describe('unified-output-v1.schema.json', () => {
     let accepted = 0;
     fc.assert(
       fc.property(envelope, (value) => {
-        const ours = validateUnifiedOutput(value).ok;
+        const ours = validateUnifiedOutput(value).valid;
         const ajv = validateWithAjv(value) === true;
         if (ours) accepted += 1;
         return ours === ajv;
@@ -316,7 +318,7 @@ describe('createUnifiedSuccess', () => {
           usage: { input_tokens: input, output_tokens: output },
           metadata: { trace_id: traceId },
         });
-        return validateUnifiedOutput(built).ok && validateWithAjv(built) === true;
+        return validateUnifiedOutput(built).valid && validateWithAjv(built) === true;
       }),
     );
   });

@@ -1,9 +1,10 @@
 import { fail, ok } from '../../contract/builders.js';
 import { CONTRACT_SCHEMA_URL, type ValidationWarning, type Violation } from '../../contract/codes.js';
+import { describeReadError, formatFinding } from '../../contract/findings.js';
 import { validateResultText } from '../../contract/validate-result-text.js';
 import type { ReadError } from '../../json/types.js';
 import { defineCommand } from '../../producer/define-command.js';
-import { describeReadError, inputLabel, readInput } from '../../producer/read-input.js';
+import { inputLabel, readInput } from '../../producer/read-input.js';
 import type { CommandIo } from '../../producer/types.js';
 import {
   UNIFIED_OUTPUT_SCHEMA_URL,
@@ -193,9 +194,7 @@ export const validateCommand = defineCommand({
         ? `${inputLabel(files[0] as string)} does not conform to ${contract.title} (${violations} violation${violations === 1 ? '' : 's'}).`
         : `${counts} to ${contract.title} (${violations} violations).`,
       {
-        error: firstViolation
-          ? `${firstViolation.code} at ${firstViolation.path || '(root)'}: ${firstViolation.message}`
-          : 'The input does not conform.',
+        error: firstViolation ? formatFinding(firstViolation) : 'The input does not conform.',
         error_code: 'contract_violation',
         details,
         ...extra,

@@ -1,5 +1,6 @@
 import { fail, ok } from '../../contract/builders.js';
 import { CONTRACT_SCHEMA_URL } from '../../contract/codes.js';
+import { formatFinding } from '../../contract/findings.js';
 import type { ValidationReport } from '../../contract/validate-result.js';
 import { validateResult } from '../../contract/validate-result.js';
 import { documentArgumentSchema, readDocumentArgument } from './read-document-argument.js';
@@ -60,9 +61,7 @@ function reportResult(report: ValidationReport, details: Record<string, unknown>
   return fail(
     `The document does not conform to QZX Result Contract v1 (${violations.length} violation${violations.length === 1 ? '' : 's'}).`,
     {
-      error: first
-        ? `${first.code} at ${first.path || '(root)'}: ${first.message}`
-        : 'The document does not conform.',
+      error: first ? formatFinding(first) : 'The document does not conform.',
       error_code: 'contract_violation',
       conformant: false,
       violations,

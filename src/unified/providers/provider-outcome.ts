@@ -1,3 +1,4 @@
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
 import type { MediaItem } from '../types.js';
 
@@ -55,7 +56,7 @@ export type Json = Record<string, unknown>;
 
 /** True for a plain object. */
 export function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 /** The value as an object, or a {@link ShapeError} naming what was expected. */
@@ -88,16 +89,12 @@ export function tokenCount(value: unknown, what: string): number | undefined {
 
 /** A usage breakdown without the members the provider did not report. */
 export function usageDetails(entries: Record<string, number | undefined>): Record<string, number> {
-  const details: Record<string, number> = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== undefined) details[key] = value;
-  return details;
+  return omitUndefined(entries);
 }
 
 /** A metadata object without `undefined` members. */
 export function compact(entries: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== undefined) result[key] = value;
-  return result;
+  return omitUndefined(entries);
 }
 
 // Wording providers use for prompts over the context window (OpenAI, Anthropic, Gemini, OpenAI-compatible servers).
