@@ -1,8 +1,8 @@
 import { fail } from '../contract/builders.js';
-import { ensureResult } from '../contract/ensure-result.js';
 import type { ResultContract } from '../contract/types.js';
 import { parseArguments } from './parse-arguments.js';
 import { renderHelp, renderResult, styleFor } from './render.js';
+import { describeThrown, runGuarded, withMeta } from './run-guarded.js';
 import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
 
 /** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
@@ -16,13 +16,7 @@ export interface RunOptions {
 
 const INTERRUPTED = Symbol('interrupted');
 
-/** Error text for a thrown value, without a stack trace. */
-export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error)
-    return thrown.message.trim() === '' ? thrown.name : `${thrown.name}: ${thrown.message}`;
-  const text = String(thrown);
-  return text.trim() === '' ? 'A blank value was thrown.' : text;
-}
+export { describeThrown, withMeta } from './run-guarded.js';
 
 /** The text of one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
 function formatResult(result: unknown, io: CommandIo, json: boolean): string {
@@ -34,12 +28,6 @@ function formatResult(result: unknown, io: CommandIo, json: boolean): string {
 /** Prints one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
 export function emitResult(result: unknown, io: CommandIo, json: boolean): void {
   io.stdout.write(formatResult(result, io, json));
-}
-
-/** Adds the `meta` members the transport profile promises: command, duration and schema version. */
-export function withMeta(result: ResultContract, command: string, durationMs: number): ResultContract {
-  const meta = { ...result.meta, command, duration_ms: Math.max(0, durationMs), schema_version: 1 as const };
-  return { ...result, meta } as ResultContract;
 }
 
 /**
@@ -89,46 +77,36 @@ export async function runCommand<O extends OptionSpecs>(
     json,
   };
 
-  let outcome: unknown;
-  try {
-    const running = Promise.resolve().then(() =>
-      definition.run({ options: parsed.options as never, positionals: parsed.positionals }, ctx),
-    );
-    outcome = await Promise.race([running, interrupted]);
-    // The run may still settle after an interruption; its outcome no longer matters.
-    if (outcome === INTERRUPTED) running.catch(() => undefined);
-  } catch (thrown) {
-    outcome = fail(`${definition.name} failed unexpectedly.`, {
-      error: describeThrown(thrown),
-      error_code: 'unexpected_error',
-    });
-  } finally {
-    io.signal?.removeEventListener('abort', onOuterAbort);
-  }
-
-  let status: number;
-  let result: ResultContract;
-  if (outcome === INTERRUPTED) {
-    result = fail(`${definition.name} was interrupted before it finished.`, {
-      error: 'The run was interrupted (SIGINT).',
-      error_code: 'interrupted',
-    });
-    status = EXIT.interrupted;
-  } else {
-    result = ensureResult(outcome) as ResultContract;
-    // A usage error found by the command itself (not the parser) is still a usage error (SPEC §2).
-    status = result.success
+  let wasInterrupted = false;
+  const final = await runGuarded(
+    definition.name,
+    async () => {
+      const running = Promise.resolve().then(() =>
+        definition.run({ options: parsed.options as never, positionals: parsed.positionals }, ctx),
+      );
+      const outcome = await Promise.race([running, interrupted]);
+      if (outcome !== INTERRUPTED) return outcome;
+      // The run may still settle after an interruption; its outcome no longer matters.
+      running.catch(() => undefined);
+      wasInterrupted = true;
+      return fail(`${definition.name} was interrupted before it finished.`, {
+        error: 'The run was interrupted (SIGINT).',
+        error_code: 'interrupted',
+      });
+    },
+    { now: () => io.now(), started },
+  ).finally(() => io.signal?.removeEventListener('abort', onOuterAbort));
+  // A usage error found by the command itself (not the parser) is still a usage error (see docs/cli.md).
+  let status: number = wasInterrupted
+    ? EXIT.interrupted
+    : final.success
       ? EXIT.success
-      : result.error_code === 'invalid_arguments'
+      : final.error_code === 'invalid_arguments'
         ? EXIT.usage
         : EXIT.failure;
-  }
-  // Guarded again after meta is added, so nothing a definition says can let an invalid document out.
-  const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;
   let product: unknown;
   try {
-    product =
-      outcome === INTERRUPTED || !definition.product ? undefined : definition.product(final, { json });
+    product = wasInterrupted || !definition.product ? undefined : definition.product(final, { json });
   } catch {
     product = undefined;
   }

@@ -1,9 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { fail } from '../../contract/builders.js';
-import { ensureResult } from '../../contract/ensure-result.js';
-import type { ResultContract } from '../../contract/types.js';
-import { describeThrown, withMeta } from '../../producer/run-command.js';
+import { runGuarded } from '../../producer/run-guarded.js';
 import type { CommandContext, CommandDefinition, CommandIo, OutputStream } from '../../producer/types.js';
 import { argumentsToOptions, optionsInputSchema } from '../options-input-schema.js';
 import type { ContractTool } from './register-contract-tool.js';
@@ -48,21 +45,15 @@ export function commandTool(definition: CommandDefinition, options: CommandToolO
         io,
         json: true,
       };
-      const started = io.now();
-      let outcome: unknown;
-      try {
-        outcome = await definition.run(
-          { options: argumentsToOptions(definition.options, args) as never, positionals: [] },
-          ctx,
-        );
-      } catch (thrown) {
-        outcome = fail(`${definition.name} failed unexpectedly.`, {
-          error: describeThrown(thrown),
-          error_code: 'unexpected_error',
-        });
-      }
-      const result = ensureResult(outcome) as ResultContract;
-      return ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;
+      return runGuarded(
+        definition.name,
+        () =>
+          definition.run(
+            { options: argumentsToOptions(definition.options, args) as never, positionals: [] },
+            ctx,
+          ),
+        { now: io.now },
+      );
     },
   };
   if (definition.outputSchema !== undefined) tool.outputSchema = definition.outputSchema;

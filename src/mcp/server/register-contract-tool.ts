@@ -13,7 +13,7 @@ import { fail } from '../../contract/builders.js';
 import { ensureResult } from '../../contract/ensure-result.js';
 import type { JsonSchema } from '../../contract/schema.js';
 import type { ResultContract } from '../../contract/types.js';
-import { describeThrown } from '../../producer/run-command.js';
+import { runGuarded } from '../../producer/run-guarded.js';
 import { resultOutputSchema } from '../result-output-schema.js';
 import { toCallToolResult } from '../to-call-tool-result.js';
 
@@ -100,22 +100,13 @@ function installArgumentGate(server: McpServer): Map<string, StandardSchemaWithJ
 }
 
 /** The guarded result of one call: thrown errors and invalid results become conforming failures. */
-async function runGuarded(
+async function callContractTool(
   tool: ContractTool,
   output: StandardSchemaWithJSON,
   args: Record<string, unknown>,
   ctx: ContractToolContext,
 ): Promise<ResultContract> {
-  let outcome: unknown;
-  try {
-    outcome = await tool.run(args, ctx);
-  } catch (thrown) {
-    outcome = fail(`${tool.name} failed unexpectedly.`, {
-      error: describeThrown(thrown),
-      error_code: 'unexpected_error',
-    });
-  }
-  const result = ensureResult(outcome) as ResultContract;
+  const result = await runGuarded(tool.name, () => tool.run(args, ctx));
   if (!result.success) return result;
   // A success must also match the domain schema the tool publishes, or clients reject the call.
   const checked = await output['~standard'].validate(result);
@@ -158,7 +149,7 @@ export function registerContractTool(server: McpServer, tool: ContractTool): Reg
     // The deprecated accessor still answers per instance, and verdict serves one instance per connection.
     const revision = server.server.getNegotiatedProtocolVersion();
     const ctx: ContractToolContext = { signal: mcp.mcpReq.signal, revision, mcp };
-    const result = await runGuarded(tool, output, args ?? {}, ctx);
+    const result = await callContractTool(tool, output, args ?? {}, ctx);
     return toCallToolResult(result, { revision: revision ?? '' });
   });
   installArgumentGate(server).set(tool.name, input);
