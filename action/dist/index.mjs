@@ -7,11 +7,6 @@ import { dirname as dirname3, resolve as resolve4 } from "node:path";
 // src/evidence/codes.ts
 var RECEIPT_SCHEMA_URL = "https://qzx.yumbale.com/schemas/result-contract-conformance-receipt-v1.schema.json";
 var EVIDENCE_PROFILES = ["core", "mcp-2025-06-18", "mcp-2025-11-25", "mcp-2026-07-28"];
-var RECEIPT_ERROR_CODES = {
-  conformance_failed: "The evidence pair does not conform under the chosen profile.",
-  receipt_path_conflict: "The report path names one of the input files (through any alias); nothing was written.",
-  receipt_write_failed: "The receipt could not be written; any earlier receipt at the path is intact."
-};
 function isEvidenceProfile(value) {
   return typeof value === "string" && EVIDENCE_PROFILES.includes(value);
 }
@@ -201,7 +196,7 @@ function validateMeta(meta, add) {
 
 // src/errors.ts
 var VerdictError = class extends Error {
-  /** Stable snake_case code of this error. */
+  /** Stable snake_case code of this error, one of {@link VERDICT_ERROR_CODES}. */
   code;
   constructor(code, message, options) {
     super(message, options);
@@ -209,9 +204,6 @@ var VerdictError = class extends Error {
     this.code = code;
   }
 };
-function isVerdictError(value) {
-  return value instanceof VerdictError || value instanceof Error && value.name === "VerdictError" && typeof value.code === "string";
-}
 
 // src/json/locate.ts
 function locate(text, offset, start) {
@@ -568,32 +560,32 @@ function findLoneSurrogate(text) {
 }
 
 // src/json/read-json.ts
-function readJson(input2, options) {
+function readJson(input, options) {
   let maxDepth = DEFAULT_MAX_DEPTH;
   let maxBytes;
   if (options !== void 0) {
     if (options.maxDepth !== void 0) maxDepth = checkLimit("maxDepth", options.maxDepth);
     if (options.maxBytes !== void 0) maxBytes = checkLimit("maxBytes", options.maxBytes);
   }
-  const size = typeof input2 === "string" ? input2.length : input2.byteLength;
+  const size = typeof input === "string" ? input.length : input.byteLength;
   if (maxBytes !== void 0 && size > maxBytes) {
     return failure({
       reason: "too_large",
-      message: `The input is ${size} ${typeof input2 === "string" ? "UTF-16 code units" : "bytes"} long, more than the limit of ${maxBytes}.`
+      message: `The input is ${size} ${typeof input === "string" ? "UTF-16 code units" : "bytes"} long, more than the limit of ${maxBytes}.`
     });
   }
-  if (typeof input2 === "string") {
-    if (!isWellFormed(input2)) {
-      const offset = findLoneSurrogate(input2);
+  if (typeof input === "string") {
+    if (!isWellFormed(input)) {
+      const offset = findLoneSurrogate(input);
       return failure({
         reason: "not_utf8",
         message: `The input has an unpaired surrogate at index ${offset}, which no UTF-8 text can contain.`,
         offset
       });
     }
-    return readText(input2, maxDepth, false);
+    return readText(input, maxDepth, false);
   }
-  const decoded = decodeUtf8(input2);
+  const decoded = decodeUtf8(input);
   if (!decoded.ok) return failure({ reason: "not_utf8", message: decoded.message, offset: decoded.offset });
   return readText(decoded.text, maxDepth, true);
 }
@@ -1349,18 +1341,18 @@ function ror(x, n) {
 }
 
 // src/evidence/create-receipt.ts
-function readEvidence(input2) {
-  if ("error" in input2) return { sha256: null, read: { ok: false, error: input2.error } };
-  const read = readJson(input2.bytes);
-  return { sha256: sha256Hex(input2.bytes), read };
+function readEvidence(input) {
+  if ("error" in input) return { sha256: null, read: { ok: false, error: input.error } };
+  const read = readJson(input.bytes);
+  return { sha256: sha256Hex(input.bytes), read };
 }
 function revisionOf(profile) {
   return profile === "core" ? null : profile.slice("mcp-".length);
 }
-function evaluateCase(name, input2, revision, toolDefinition) {
+function evaluateCase(name, input, revision, toolDefinition) {
   const expected = name === "success";
-  const document = readEvidence(input2);
-  const base = { name, file: input2.file, sha256: document.sha256, expected_success: expected };
+  const document = readEvidence(input);
+  const base = { name, file: input.file, sha256: document.sha256, expected_success: expected };
   if (!document.read.ok) {
     return {
       ...base,
@@ -1416,14 +1408,14 @@ function evaluateCase(name, input2, revision, toolDefinition) {
     profile_facts: facts
   };
 }
-function createReceipt(input2) {
-  const revision = revisionOf(input2.profile);
+function createReceipt(input) {
+  const revision = revisionOf(input.profile);
   const violations = [];
   const warnings = [];
   let toolDefinitionEntry = null;
   let toolDefinition = null;
-  if (input2.toolDefinition !== void 0 && revision === null) {
-    toolDefinitionEntry = { file: input2.toolDefinition.file, sha256: null };
+  if (input.toolDefinition !== void 0 && revision === null) {
+    toolDefinitionEntry = { file: input.toolDefinition.file, sha256: null };
     warnings.push(
       formatFinding({
         code: "tool_definition_ignored",
@@ -1431,9 +1423,9 @@ function createReceipt(input2) {
         message: "The core profile does not use a tool definition; it was ignored."
       })
     );
-  } else if (input2.toolDefinition !== void 0) {
-    const read = readEvidence(input2.toolDefinition);
-    toolDefinitionEntry = { file: input2.toolDefinition.file, sha256: read.sha256 };
+  } else if (input.toolDefinition !== void 0) {
+    const read = readEvidence(input.toolDefinition);
+    toolDefinitionEntry = { file: input.toolDefinition.file, sha256: read.sha256 };
     if (read.read.ok) {
       toolDefinition = { value: read.read.value, duplicates: read.read.duplicates };
     } else {
@@ -1446,17 +1438,17 @@ function createReceipt(input2) {
       formatFinding({
         code: "tool_definition_missing",
         path: "",
-        message: `The ${input2.profile} profile needs the tool definition (--tool-definition).`
+        message: `The ${input.profile} profile needs the tool definition (--tool-definition).`
       })
     );
   }
   const cases = [
-    evaluateCase("success", input2.success, revision, toolDefinition),
-    evaluateCase("failure", input2.failure, revision, toolDefinition)
+    evaluateCase("success", input.success, revision, toolDefinition),
+    evaluateCase("failure", input.failure, revision, toolDefinition)
   ];
   const conformant = violations.length === 0 && cases.every((c) => c.conformant);
   const failing = cases.filter((c) => !c.conformant).map((c) => c.name);
-  const message = conformant ? `Conformant: the success and failure evidence conform to QZX Result Contract v1 under the ${input2.profile} profile.` : `Not conformant under the ${input2.profile} profile: ${[
+  const message = conformant ? `Conformant: the success and failure evidence conform to QZX Result Contract v1 under the ${input.profile} profile.` : `Not conformant under the ${input.profile} profile: ${[
     ...failing.map((name) => `the ${name} case fails`),
     ...violations.length > 0 ? ["the pair has violations"] : []
   ].join(", ")}.`;
@@ -1464,7 +1456,7 @@ function createReceipt(input2) {
     report_schema_version: 1,
     contract_version: "v1",
     contract_schema: CONTRACT_SCHEMA_URL,
-    profile: input2.profile,
+    profile: input.profile,
     mcp_specification: revision,
     tool_definition: toolDefinitionEntry,
     violations,
@@ -1534,25 +1526,28 @@ function realTarget(path) {
   const directory = realpathOrNull(dirname(path));
   return directory === null ? path : join(directory, basename(path));
 }
-function assertNoConflict(report, inputs, cwd) {
+function conflictingInput(report, inputs, cwd) {
   const reportPath = resolve2(cwd, report);
   const reportStat = statOrNull(reportPath);
   const reportReal = realpathOrNull(reportPath) ?? realTarget(reportPath);
-  for (const input2 of inputs) {
-    const inputPath = resolve2(cwd, input2);
+  for (const input of inputs) {
+    const inputPath = resolve2(cwd, input);
     const inputStat = statOrNull(inputPath);
     const sameFile = reportPath === inputPath || reportReal === (realpathOrNull(inputPath) ?? inputPath) || reportStat !== null && inputStat !== null && reportStat.dev === inputStat.dev && reportStat.ino === inputStat.ino;
-    if (sameFile) {
-      throw new VerdictError(
-        "receipt_path_conflict",
-        `The report path ${JSON.stringify(report)} names the input ${JSON.stringify(input2)}; nothing was written.`
-      );
-    }
+    if (sameFile) return input;
   }
+  return void 0;
 }
 function writeReceipt(path, receipt, options) {
   const cwd = options.cwd ?? process.cwd();
-  assertNoConflict(path, options.inputs, cwd);
+  const conflict = conflictingInput(path, options.inputs, cwd);
+  if (conflict !== void 0) {
+    return {
+      ok: false,
+      code: "receipt_path_conflict",
+      message: `The report path ${JSON.stringify(path)} names the input ${JSON.stringify(conflict)}; nothing was written.`
+    };
+  }
   const target = resolve2(cwd, path);
   const text = serializeReceipt(receipt);
   const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
@@ -1569,7 +1564,7 @@ function writeReceipt(path, receipt, options) {
     renameSync(temporary, target);
     created = false;
     syncDirectory(dirname(target));
-    return text;
+    return { ok: true, text };
   } catch (error) {
     if (created) {
       try {
@@ -1578,13 +1573,11 @@ function writeReceipt(path, receipt, options) {
       }
     }
     const reason = error.code ?? error.message;
-    throw new VerdictError(
-      "receipt_write_failed",
-      `The receipt could not be written to ${JSON.stringify(path)} (${reason}).`,
-      {
-        cause: error
-      }
-    );
+    return {
+      ok: false,
+      code: "receipt_write_failed",
+      message: `The receipt could not be written to ${JSON.stringify(path)} (${reason}).`
+    };
   }
 }
 function syncDirectory(directory) {
@@ -1614,15 +1607,8 @@ function produceReceipt(options) {
     toolDefinition: options.toolDefinition === void 0 ? void 0 : readEvidenceFile(options.toolDefinition, cwd)
   });
   if (options.report === void 0) return receipt;
-  try {
-    writeReceipt(options.report, receipt, { inputs, cwd });
-    return receipt;
-  } catch (error) {
-    if (isVerdictError(error) && Object.hasOwn(RECEIPT_ERROR_CODES, error.code)) {
-      return failReceipt(receipt, error.code, error.message);
-    }
-    throw error;
-  }
+  const written = writeReceipt(options.report, receipt, { inputs, cwd });
+  return written.ok ? receipt : failReceipt(receipt, written.code, written.message);
 }
 
 // src/action/confine-path.ts
@@ -1652,16 +1638,16 @@ function realPathOf(path) {
   }
 }
 function confinePath(workspace, name, value) {
-  const refuse = (why) => ({
+  const refuse2 = (why) => ({
     ok: false,
     message: `Input ${name} (${JSON.stringify(value)}) ${why}`
   });
   const lexical = resolve3(workspace, value);
-  if (lexical === workspace) return refuse("is the workspace root, not a file.");
-  if (!isStrictlyInside(workspace, lexical)) return refuse("leaves GITHUB_WORKSPACE.");
+  if (lexical === workspace) return refuse2("is the workspace root, not a file.");
+  if (!isStrictlyInside(workspace, lexical)) return refuse2("leaves GITHUB_WORKSPACE.");
   const real = realPathOf(lexical);
-  if (real === workspace) return refuse("resolves to the workspace root, not a file.");
-  if (!isStrictlyInside(workspace, real)) return refuse("leaves GITHUB_WORKSPACE through a symbolic link.");
+  if (real === workspace) return refuse2("resolves to the workspace root, not a file.");
+  if (!isStrictlyInside(workspace, real)) return refuse2("leaves GITHUB_WORKSPACE through a symbolic link.");
   return { ok: true, path: value };
 }
 
@@ -1703,13 +1689,17 @@ function renderSummary(receipt, outputSchemaMode, contractSchemaSha256) {
 // src/action/run-action.ts
 var ACTION_EXIT = { conformant: 0, notConformant: 1, refused: 2 };
 var DEFAULT_REPORT = "qzx-result-contract-conformance.json";
-var Refusal = class extends Error {
-};
-function input(env, name) {
-  const upper = name.toUpperCase();
-  const value = env[`INPUT_${upper}`] ?? env[`INPUT_${upper.replace(/-/g, "_")}`] ?? "";
-  if (/[\r\n]/.test(value)) throw new Refusal(`Input ${name} contains a line break; give a single line.`);
-  return value.trim();
+var refuse = (message) => ({ ok: false, message });
+var INPUT_NAMES = ["profile", "success", "failure", "tool-definition", "report"];
+function readInputs(env) {
+  const values = {};
+  for (const name of INPUT_NAMES) {
+    const upper = name.toUpperCase();
+    const value = env[`INPUT_${upper}`] ?? env[`INPUT_${upper.replace(/-/g, "_")}`] ?? "";
+    if (/[\r\n]/.test(value)) return refuse(`Input ${name} contains a line break; give a single line.`);
+    values[name] = value.trim();
+  }
+  return { ok: true, value: values };
 }
 function readContractSchema() {
   try {
@@ -1733,66 +1723,74 @@ function outputSchemaModeOf(receipt) {
 }
 function workspaceOf(env) {
   const raw = env.GITHUB_WORKSPACE;
-  if (raw === void 0 || raw.trim() === "") throw new Refusal("GITHUB_WORKSPACE is not set.");
+  if (raw === void 0 || raw.trim() === "") return refuse("GITHUB_WORKSPACE is not set.");
   try {
     const real = realpathSync3(raw);
-    if (!statSync2(real).isDirectory()) throw new Error("not a directory");
-    return real;
+    if (statSync2(real).isDirectory()) return { ok: true, value: real };
   } catch {
-    throw new Refusal(`GITHUB_WORKSPACE (${JSON.stringify(raw)}) is not a directory.`);
   }
+  return refuse(`GITHUB_WORKSPACE (${JSON.stringify(raw)}) is not a directory.`);
 }
-function runAction(io) {
-  const { env } = io;
-  let receipt;
-  let profile;
-  let report;
-  try {
-    const raw = {
-      profile: input(env, "profile") || "core",
-      success: input(env, "success"),
-      failure: input(env, "failure"),
-      toolDefinition: input(env, "tool-definition"),
-      report: input(env, "report") || DEFAULT_REPORT
-    };
-    if (!isEvidenceProfile(raw.profile)) {
-      throw new Refusal(
-        `Input profile must be one of ${EVIDENCE_PROFILES.join(", ")}; got ${JSON.stringify(raw.profile)}.`
-      );
-    }
-    profile = raw.profile;
-    if (raw.success === "") throw new Refusal("Input success is required: the file that must say success.");
-    if (raw.failure === "") throw new Refusal("Input failure is required: the file that must say failure.");
-    const workspace = workspaceOf(env);
-    const paths = [
-      ["success", raw.success],
-      ["failure", raw.failure],
-      ...raw.toolDefinition === "" ? [] : [["tool-definition", raw.toolDefinition]],
-      ["report", raw.report]
-    ];
-    for (const [name, value] of paths) {
-      const confined = confinePath(workspace, name, value);
-      if (!confined.ok) throw new Refusal(confined.message);
-    }
-    report = raw.report;
-    try {
-      mkdirSync(dirname3(resolve4(workspace, report)), { recursive: true });
-    } catch {
-    }
-    receipt = produceReceipt({
+function planAction(env) {
+  const inputs = readInputs(env);
+  if (!inputs.ok) return inputs;
+  const raw = inputs.value;
+  const profile = raw.profile || "core";
+  const report = raw.report || DEFAULT_REPORT;
+  if (!isEvidenceProfile(profile)) {
+    return refuse(
+      `Input profile must be one of ${EVIDENCE_PROFILES.join(", ")}; got ${JSON.stringify(profile)}.`
+    );
+  }
+  if (raw.success === "") return refuse("Input success is required: the file that must say success.");
+  if (raw.failure === "") return refuse("Input failure is required: the file that must say failure.");
+  const workspace = workspaceOf(env);
+  if (!workspace.ok) return workspace;
+  const toolDefinition = raw["tool-definition"] === "" ? void 0 : raw["tool-definition"];
+  const paths = [
+    ["success", raw.success],
+    ["failure", raw.failure],
+    ["tool-definition", toolDefinition],
+    ["report", report]
+  ];
+  for (const [name, value] of paths) {
+    if (value === void 0) continue;
+    const confined = confinePath(workspace.value, name, value);
+    if (!confined.ok) return confined;
+  }
+  return {
+    ok: true,
+    value: {
       profile,
       success: raw.success,
       failure: raw.failure,
-      toolDefinition: raw.toolDefinition === "" ? void 0 : raw.toolDefinition,
+      toolDefinition,
       report,
-      cwd: workspace
-    });
-  } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    io.stderr.write(`::error title=Input refused::${error.message}
+      workspace: workspace.value
+    }
+  };
+}
+function runAction(io) {
+  const { env } = io;
+  const plan = planAction(env);
+  if (!plan.ok) {
+    io.stderr.write(`::error title=Input refused::${plan.message}
 `);
     return ACTION_EXIT.refused;
   }
+  const { profile, report, workspace } = plan.value;
+  try {
+    mkdirSync(dirname3(resolve4(workspace, report)), { recursive: true });
+  } catch {
+  }
+  const receipt = produceReceipt({
+    profile,
+    success: plan.value.success,
+    failure: plan.value.failure,
+    toolDefinition: plan.value.toolDefinition,
+    report,
+    cwd: workspace
+  });
   const schemaBytes = io.contractSchema === void 0 ? readContractSchema() : io.contractSchema;
   const contractSchemaSha256 = schemaBytes === null ? "" : sha256Hex(schemaBytes);
   const mode = outputSchemaModeOf(receipt);

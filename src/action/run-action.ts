@@ -1,6 +1,11 @@
 import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EVIDENCE_PROFILES, isEvidenceProfile, RECEIPT_SCHEMA_URL } from '../evidence/codes.js';
+import {
+  EVIDENCE_PROFILES,
+  type EvidenceProfile,
+  isEvidenceProfile,
+  RECEIPT_SCHEMA_URL,
+} from '../evidence/codes.js';
 import type { Receipt } from '../evidence/create-receipt.js';
 import { serializeReceipt } from '../evidence/create-receipt.js';
 import { produceReceipt } from '../evidence/produce-receipt.js';
@@ -26,14 +31,25 @@ export interface ActionIo {
   contractSchema?: Uint8Array | null;
 }
 
-class Refusal extends Error {}
+/** A value the Action can use, or why the input was refused. */
+type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
-// The runner exposes input `tool-definition` as INPUT_TOOL-DEFINITION; accept the underscore form too.
-function input(env: ActionIo['env'], name: string): string {
-  const upper = name.toUpperCase();
-  const value = env[`INPUT_${upper}`] ?? env[`INPUT_${upper.replace(/-/g, '_')}`] ?? '';
-  if (/[\r\n]/.test(value)) throw new Refusal(`Input ${name} contains a line break; give a single line.`);
-  return value.trim();
+const refuse = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+/** The Action's inputs, by their names in action.yml. */
+const INPUT_NAMES = ['profile', 'success', 'failure', 'tool-definition', 'report'] as const;
+
+/** The Action's inputs, trimmed; one with a line break is refused (it could forge a step output). */
+function readInputs(env: ActionIo['env']): Checked<Record<(typeof INPUT_NAMES)[number], string>> {
+  const values = {} as Record<(typeof INPUT_NAMES)[number], string>;
+  for (const name of INPUT_NAMES) {
+    // The runner exposes input `tool-definition` as INPUT_TOOL-DEFINITION; accept the underscore form too.
+    const upper = name.toUpperCase();
+    const value = env[`INPUT_${upper}`] ?? env[`INPUT_${upper.replace(/-/g, '_')}`] ?? '';
+    if (/[\r\n]/.test(value)) return refuse(`Input ${name} contains a line break; give a single line.`);
+    values[name] = value.trim();
+  }
+  return { ok: true, value: values };
 }
 
 function readContractSchema(): Uint8Array | null {
@@ -59,16 +75,67 @@ function outputSchemaModeOf(receipt: Receipt): string {
   return mode ?? 'not_applicable';
 }
 
-function workspaceOf(env: ActionIo['env']): string {
+function workspaceOf(env: ActionIo['env']): Checked<string> {
   const raw = env.GITHUB_WORKSPACE;
-  if (raw === undefined || raw.trim() === '') throw new Refusal('GITHUB_WORKSPACE is not set.');
+  if (raw === undefined || raw.trim() === '') return refuse('GITHUB_WORKSPACE is not set.');
   try {
     const real = realpathSync(raw);
-    if (!statSync(real).isDirectory()) throw new Error('not a directory');
-    return real;
+    if (statSync(real).isDirectory()) return { ok: true, value: real };
   } catch {
-    throw new Refusal(`GITHUB_WORKSPACE (${JSON.stringify(raw)}) is not a directory.`);
+    // Missing or unreadable: refused below, like a file.
   }
+  return refuse(`GITHUB_WORKSPACE (${JSON.stringify(raw)}) is not a directory.`);
+}
+
+/** What the Action will do, once every input has been checked. */
+interface ActionPlan {
+  profile: EvidenceProfile;
+  success: string;
+  failure: string;
+  toolDefinition: string | undefined;
+  report: string;
+  workspace: string;
+}
+
+/** Checks every input and confines every path to the workspace; the first problem refuses the run. */
+function planAction(env: ActionIo['env']): Checked<ActionPlan> {
+  const inputs = readInputs(env);
+  if (!inputs.ok) return inputs;
+  const raw = inputs.value;
+  const profile = raw.profile || 'core';
+  const report = raw.report || DEFAULT_REPORT;
+  if (!isEvidenceProfile(profile)) {
+    return refuse(
+      `Input profile must be one of ${EVIDENCE_PROFILES.join(', ')}; got ${JSON.stringify(profile)}.`,
+    );
+  }
+  if (raw.success === '') return refuse('Input success is required: the file that must say success.');
+  if (raw.failure === '') return refuse('Input failure is required: the file that must say failure.');
+  const workspace = workspaceOf(env);
+  if (!workspace.ok) return workspace;
+  const toolDefinition = raw['tool-definition'] === '' ? undefined : raw['tool-definition'];
+  const paths: [string, string | undefined][] = [
+    ['success', raw.success],
+    ['failure', raw.failure],
+    ['tool-definition', toolDefinition],
+    ['report', report],
+  ];
+  for (const [name, value] of paths) {
+    if (value === undefined) continue;
+    const confined = confinePath(workspace.value, name, value);
+    if (!confined.ok) return confined;
+  }
+  return {
+    ok: true,
+    value: {
+      profile,
+      success: raw.success,
+      failure: raw.failure,
+      toolDefinition,
+      report,
+      workspace: workspace.value,
+    },
+  };
 }
 
 /**
@@ -80,56 +147,26 @@ function workspaceOf(env: ActionIo['env']): string {
  */
 export function runAction(io: ActionIo): number {
   const { env } = io;
-  let receipt: Receipt;
-  let profile: (typeof EVIDENCE_PROFILES)[number];
-  let report: string;
-  try {
-    const raw = {
-      profile: input(env, 'profile') || 'core',
-      success: input(env, 'success'),
-      failure: input(env, 'failure'),
-      toolDefinition: input(env, 'tool-definition'),
-      report: input(env, 'report') || DEFAULT_REPORT,
-    };
-    if (!isEvidenceProfile(raw.profile)) {
-      throw new Refusal(
-        `Input profile must be one of ${EVIDENCE_PROFILES.join(', ')}; got ${JSON.stringify(raw.profile)}.`,
-      );
-    }
-    profile = raw.profile;
-    if (raw.success === '') throw new Refusal('Input success is required: the file that must say success.');
-    if (raw.failure === '') throw new Refusal('Input failure is required: the file that must say failure.');
-    const workspace = workspaceOf(env);
-    const paths: [string, string][] = [
-      ['success', raw.success],
-      ['failure', raw.failure],
-      ...(raw.toolDefinition === '' ? [] : ([['tool-definition', raw.toolDefinition]] as [string, string][])),
-      ['report', raw.report],
-    ];
-    for (const [name, value] of paths) {
-      const confined = confinePath(workspace, name, value);
-      if (!confined.ok) throw new Refusal(confined.message);
-    }
-    report = raw.report;
-    // A report folder that does not exist yet is created (inside the workspace, checked above).
-    try {
-      mkdirSync(dirname(resolve(workspace, report)), { recursive: true });
-    } catch {
-      // The write below fails and says so in the receipt (receipt_write_failed).
-    }
-    receipt = produceReceipt({
-      profile,
-      success: raw.success,
-      failure: raw.failure,
-      toolDefinition: raw.toolDefinition === '' ? undefined : raw.toolDefinition,
-      report,
-      cwd: workspace,
-    });
-  } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    io.stderr.write(`::error title=Input refused::${error.message}\n`);
+  const plan = planAction(env);
+  if (!plan.ok) {
+    io.stderr.write(`::error title=Input refused::${plan.message}\n`);
     return ACTION_EXIT.refused;
   }
+  const { profile, report, workspace } = plan.value;
+  // A report folder that does not exist yet is created (inside the workspace, checked above).
+  try {
+    mkdirSync(dirname(resolve(workspace, report)), { recursive: true });
+  } catch {
+    // The write below fails and says so in the receipt (receipt_write_failed).
+  }
+  const receipt = produceReceipt({
+    profile,
+    success: plan.value.success,
+    failure: plan.value.failure,
+    toolDefinition: plan.value.toolDefinition,
+    report,
+    cwd: workspace,
+  });
 
   const schemaBytes = io.contractSchema === undefined ? readContractSchema() : io.contractSchema;
   const contractSchemaSha256 = schemaBytes === null ? '' : sha256Hex(schemaBytes);

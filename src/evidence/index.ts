@@ -20,5 +20,5 @@ export { RECEIPT_SCHEMA } from './receipt-schema.js';
 export type { RunSuiteOptions, SuiteCaseOutcome } from './run-conformance-suite.js';
 export { runConformanceSuite, SUITE_ERROR_CODES } from './run-conformance-suite.js';
 export { sha256Hex } from './sha256.js';
-export type { WriteReceiptOptions } from './write-receipt.js';
+export type { WriteReceiptOptions, WriteReceiptOutcome } from './write-receipt.js';
 export { writeReceipt } from './write-receipt.js';

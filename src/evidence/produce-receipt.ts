@@ -1,5 +1,4 @@
-import { isVerdictError } from '../contract/errors.js';
-import { type EvidenceProfile, RECEIPT_ERROR_CODES, type ReceiptErrorCode } from './codes.js';
+import type { EvidenceProfile } from './codes.js';
 import { createReceipt, failReceipt, type Receipt } from './create-receipt.js';
 import { readEvidenceFile } from './read-evidence-file.js';
 import { writeReceipt } from './write-receipt.js';
@@ -22,7 +21,7 @@ export interface ProduceReceiptOptions {
 
 /**
  * Reads an evidence pair, creates its receipt and writes it when a report path is given; a path conflict or a
- * failed write becomes the receipt's `error_code` instead of an exception. Shared by the CLI and the Action.
+ * failed write becomes the receipt's `error_code`. Shared by the CLI and the Action.
  */
 export function produceReceipt(options: ProduceReceiptOptions): Receipt {
   const { cwd } = options;
@@ -39,13 +38,6 @@ export function produceReceipt(options: ProduceReceiptOptions): Receipt {
       options.toolDefinition === undefined ? undefined : readEvidenceFile(options.toolDefinition, cwd),
   });
   if (options.report === undefined) return receipt;
-  try {
-    writeReceipt(options.report, receipt, { inputs, cwd });
-    return receipt;
-  } catch (error) {
-    if (isVerdictError(error) && Object.hasOwn(RECEIPT_ERROR_CODES, error.code)) {
-      return failReceipt(receipt, error.code as ReceiptErrorCode, error.message);
-    }
-    throw error;
-  }
+  const written = writeReceipt(options.report, receipt, { inputs, cwd });
+  return written.ok ? receipt : failReceipt(receipt, written.code, written.message);
 }

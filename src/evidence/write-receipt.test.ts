@@ -12,7 +12,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { isVerdictError } from '../contract/errors.js';
 import { createReceipt, type Receipt, serializeReceipt } from './create-receipt.js';
 import { readEvidenceFile } from './read-evidence-file.js';
 import { writeReceipt } from './write-receipt.js';
@@ -36,21 +35,16 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function errorCodeOf(action: () => unknown): string | undefined {
-  try {
-    action();
-  } catch (error) {
-    return isVerdictError(error) ? error.code : 'not a VerdictError';
-  }
-  return undefined;
+/** The `code` of a refused write, or undefined when the receipt was written. */
+function errorCodeOf(report: string, given: readonly string[] = inputs): string | undefined {
+  const written = writeReceipt(report, receipt, { inputs: given, cwd: dir });
+  return written.ok ? undefined : written.code;
 }
 
 /** Asserts that writing to `report` is refused as a conflict and that both inputs are untouched. */
 function expectConflict(report: string) {
   const before = listing();
-  expect(errorCodeOf(() => writeReceipt(report, receipt, { inputs, cwd: dir }))).toBe(
-    'receipt_path_conflict',
-  );
+  expect(errorCodeOf(report)).toBe('receipt_path_conflict');
   expect(readFileSync(join(dir, inputs[0]!), 'utf8')).toBe(success);
   expect(readFileSync(join(dir, inputs[1]!), 'utf8')).toBe(failure);
   expect(listing()).toEqual(before);
@@ -62,9 +56,9 @@ function listing(): string[] {
 
 describe('writeReceipt', () => {
   test('writes the serialized receipt and returns the same bytes', () => {
-    const text = writeReceipt('evidence/receipt.json', receipt, { inputs, cwd: dir });
-    expect(readFileSync(join(dir, 'evidence/receipt.json'), 'utf8')).toBe(text);
-    expect(text).toBe(serializeReceipt(receipt));
+    const written = writeReceipt('evidence/receipt.json', receipt, { inputs, cwd: dir });
+    expect(written).toEqual({ ok: true, text: serializeReceipt(receipt) });
+    expect(readFileSync(join(dir, 'evidence/receipt.json'), 'utf8')).toBe(serializeReceipt(receipt));
   });
 
   test('gives byte-identical files on two runs', () => {
@@ -111,12 +105,19 @@ describe('writeReceipt', () => {
     expectConflict('alias-dir/success.json');
   });
 
+  test('refuses a path through a symlinked directory onto an input that does not exist yet', () => {
+    symlinkSync(join(dir, 'evidence'), join(dir, 'alias-dir'));
+    const before = listing();
+    const pending = ['evidence/success.json', 'evidence/tool.json'];
+    // Neither path exists, so neither stat nor the plain paths can tell: only the real directory can.
+    expect(errorCodeOf('alias-dir/tool.json', pending)).toBe('receipt_path_conflict');
+    expect(listing()).toEqual(before);
+  });
+
   test('refuses an input given through a symlink when the report is the real file', () => {
     symlinkSync(join(dir, 'evidence'), join(dir, 'alias-dir'));
     const aliased = ['alias-dir/success.json', 'evidence/failure.json'];
-    expect(
-      errorCodeOf(() => writeReceipt('evidence/success.json', receipt, { inputs: aliased, cwd: dir })),
-    ).toBe('receipt_path_conflict');
+    expect(errorCodeOf('evidence/success.json', aliased)).toBe('receipt_path_conflict');
   });
 
   test('replaces a dangling symlink at the report path instead of following it', () => {
@@ -136,18 +137,14 @@ describe('writeReceipt', () => {
   test('reports receipt_write_failed for a directory, keeps the earlier receipt and leaves no temporary file', () => {
     mkdirSync(join(dir, 'reports'));
     writeFileSync(join(dir, 'reports/earlier.json'), 'earlier receipt\n');
-    expect(errorCodeOf(() => writeReceipt('reports', receipt, { inputs, cwd: dir }))).toBe(
-      'receipt_write_failed',
-    );
+    expect(errorCodeOf('reports')).toBe('receipt_write_failed');
     expect(readdirSync(join(dir, 'reports'))).toEqual(['earlier.json']);
     expect(readFileSync(join(dir, 'reports/earlier.json'), 'utf8')).toBe('earlier receipt\n');
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   test('reports receipt_write_failed when the directory does not exist', () => {
-    expect(errorCodeOf(() => writeReceipt('missing/receipt.json', receipt, { inputs, cwd: dir }))).toBe(
-      'receipt_write_failed',
-    );
+    expect(errorCodeOf('missing/receipt.json')).toBe('receipt_write_failed');
     expect(readdirSync(dir).sort()).toEqual(['evidence']);
   });
 });

@@ -11,8 +11,13 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { VerdictError } from '../contract/errors.js';
+import type { ReceiptErrorCode } from './codes.js';
 import { type Receipt, serializeReceipt } from './create-receipt.js';
+
+/** What {@link writeReceipt} did: the bytes it wrote, or why nothing was written (a receipt `error_code`). */
+export type WriteReceiptOutcome =
+  | { ok: true; text: string }
+  | { ok: false; code: Exclude<ReceiptErrorCode, 'conformance_failed'>; message: string };
 
 /** Options of {@link writeReceipt}. */
 export interface WriteReceiptOptions {
@@ -46,11 +51,12 @@ function realTarget(path: string): string {
 }
 
 /**
- * Throws `receipt_path_conflict` when the report path names an input: the same path after normalisation
- * (`./`, `a/../`, absolute or relative), a symlink to it, a hard link to it, or a path through a symlinked
- * directory. A dangling symlink or symlink loop at the report path names no input: it will be replaced.
+ * The input the report path names, if any: the same path after normalisation (`./`, `a/../`, absolute or
+ * relative), a symlink to it, a hard link to it, or a path through a symlinked directory (also onto an input
+ * that does not exist yet). A dangling symlink or symlink loop at the report path names no input: it will be
+ * replaced.
  */
-function assertNoConflict(report: string, inputs: readonly string[], cwd: string): void {
+function conflictingInput(report: string, inputs: readonly string[], cwd: string): string | undefined {
   const reportPath = resolve(cwd, report);
   const reportStat = statOrNull(reportPath);
   const reportReal = realpathOrNull(reportPath) ?? realTarget(reportPath);
@@ -64,26 +70,34 @@ function assertNoConflict(report: string, inputs: readonly string[], cwd: string
         inputStat !== null &&
         reportStat.dev === inputStat.dev &&
         reportStat.ino === inputStat.ino);
-    if (sameFile) {
-      throw new VerdictError(
-        'receipt_path_conflict',
-        `The report path ${JSON.stringify(report)} names the input ${JSON.stringify(input)}; nothing was written.`,
-      );
-    }
+    if (sameFile) return input;
   }
+  return undefined;
 }
 
 /**
- * Writes a receipt atomically (SPEC §4): a temporary file in the report's directory, fsync, rename over the
- * report path. It never overwrites an input (`receipt_path_conflict`), and a failed write
- * (`receipt_write_failed`) leaves any earlier receipt intact and no temporary file behind.
- * Throws a {@link VerdictError} with one of those codes; returns the bytes written.
+ * Writes a receipt atomically: a temporary file in the report's directory, fsync, rename over the report
+ * path (see docs/conformance.md). It never overwrites an input (`receipt_path_conflict`), and a failed write
+ * (`receipt_write_failed`) leaves any earlier receipt intact and no temporary file behind. Either comes back
+ * as data, never as an exception; a success returns the bytes written.
  * @example
- * writeReceipt('evidence/receipt.json', receipt, { inputs: ['evidence/success.json', 'evidence/failure.json'] })
+ * const written = writeReceipt('evidence/receipt.json', receipt, { inputs: ['evidence/success.json', 'evidence/failure.json'] })
+ * if (!written.ok) console.error(written.code, written.message)
  */
-export function writeReceipt(path: string, receipt: Receipt, options: WriteReceiptOptions): string {
+export function writeReceipt(
+  path: string,
+  receipt: Receipt,
+  options: WriteReceiptOptions,
+): WriteReceiptOutcome {
   const cwd = options.cwd ?? process.cwd();
-  assertNoConflict(path, options.inputs, cwd);
+  const conflict = conflictingInput(path, options.inputs, cwd);
+  if (conflict !== undefined) {
+    return {
+      ok: false,
+      code: 'receipt_path_conflict',
+      message: `The report path ${JSON.stringify(path)} names the input ${JSON.stringify(conflict)}; nothing was written.`,
+    };
+  }
   const target = resolve(cwd, path);
   const text = serializeReceipt(receipt);
   const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -101,7 +115,7 @@ export function writeReceipt(path: string, receipt: Receipt, options: WriteRecei
     renameSync(temporary, target);
     created = false;
     syncDirectory(dirname(target));
-    return text;
+    return { ok: true, text };
   } catch (error) {
     if (created) {
       try {
@@ -111,13 +125,11 @@ export function writeReceipt(path: string, receipt: Receipt, options: WriteRecei
       }
     }
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new VerdictError(
-      'receipt_write_failed',
-      `The receipt could not be written to ${JSON.stringify(path)} (${reason}).`,
-      {
-        cause: error,
-      },
-    );
+    return {
+      ok: false,
+      code: 'receipt_write_failed',
+      message: `The receipt could not be written to ${JSON.stringify(path)} (${reason}).`,
+    };
   }
 }
 

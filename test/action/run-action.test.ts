@@ -118,12 +118,17 @@ describe('runAction', () => {
   });
 
   test.each([
-    ['a ../ escape', { success: '../secret.json' }, /leaves GITHUB_WORKSPACE/],
-    ['an absolute path outside', { failure: join(tmpdir(), 'elsewhere.json') }, /leaves GITHUB_WORKSPACE/],
+    // The lexical check names no symbolic link: `..` is refused before any link is resolved.
+    ['a ../ escape', { success: '../secret.json' }, /\) leaves GITHUB_WORKSPACE\.$/m],
+    [
+      'an absolute path outside',
+      { failure: join(tmpdir(), 'elsewhere.json') },
+      /\) leaves GITHUB_WORKSPACE\.$/m,
+    ],
     [
       'a report path escaping through ..',
       { report: 'reports/../../receipt.json' },
-      /leaves GITHUB_WORKSPACE/,
+      /\) leaves GITHUB_WORKSPACE\.$/m,
     ],
     ['the workspace root', { report: '.' }, /workspace root/],
     ['the workspace root by absolute path', { success: '' }, /workspace root/],
@@ -146,7 +151,7 @@ describe('runAction', () => {
     symlinkSync(join(root, 'secret.json'), join(workspace, 'evidence/inside.json'));
     const run = simulate({ ...mcpInputs, success: 'evidence/inside.json' });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/through a symbolic link/);
+    expect(run.stderr).toMatch(/leaves GITHUB_WORKSPACE through a symbolic link\.$/m);
   });
 
   test('refuses a report path under a symlinked directory that points outside', () => {
