@@ -5,11 +5,11 @@
  */
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { canonicalMediaType } from './classify-media.js';
+import { codeForProviderStatus, type UnifiedErrorCode } from './error-taxonomy.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-failure.js';
 import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
-import { codeForProviderStatus, type UnifiedErrorCode } from './status-for-code.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
 import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
@@ -115,7 +115,7 @@ export interface AiSdkTranscriptionResult {
 }
 
 /** AI SDK finish reasons and what they normalize to; `content-filter` and `error` become failures. */
-const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
+const AI_SDK_FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',
   length: 'length',
   'content-filter': 'content_filter',
@@ -217,7 +217,7 @@ function fileItem(file: AiSdkFile): MediaItem {
 export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.response);
-  const normalized = FINISH_REASONS[result.finishReason] ?? 'other';
+  const normalized = AI_SDK_FINISH_REASONS[result.finishReason] ?? 'other';
   metadata.finish_reason = normalized;
   if (normalized === 'content_filter') {
     return assembleFailure(
@@ -337,7 +337,8 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
       // No status: the request never got an answer (network failure, DNS, connection reset).
       return assembleFailure(provider, 'PROVIDER_UNAVAILABLE', message, details, metadata);
     }
-    const data = err.data ?? (typeof err.responseBody === 'string' ? readJson(err.responseBody) : undefined);
+    const data =
+      err.data ?? (typeof err.responseBody === 'string' ? parseJsonOrUndefined(err.responseBody) : undefined);
     const outcome = data === undefined ? undefined : openAiFailure(data, err.statusCode);
     const code = outcome?.code ?? codeForProviderStatus(err.statusCode);
     return assembleFailure(
@@ -359,7 +360,8 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   );
 }
 
-function readJson(text: string): unknown {
+/** The value of a JSON text, or undefined when it is not JSON: an error body is evidence, not input to check. */
+function parseJsonOrUndefined(text: string): unknown {
   const read = readBody(text);
   return read.ok ? read.value : undefined;
 }

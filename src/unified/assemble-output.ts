@@ -1,6 +1,6 @@
 import { sortMedia } from './classify-media.js';
+import type { UnifiedErrorCode } from './error-taxonomy.js';
 import type { ReportedUsage } from './providers/provider-outcome.js';
-import type { UnifiedErrorCode } from './status-for-code.js';
 import type { MediaItem, UnifiedFailure, UnifiedOutput, UnifiedSuccess } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';
 

@@ -1,4 +1,4 @@
-import { STATUS_OF_UNLISTED_CODE, statusForCode } from './status-for-code.js';
+import { STATUS_OF_UNLISTED_CODE, statusForCode } from './error-taxonomy.js';
 
 /** The outcome of {@link checkHttpCoherence}: coherent, or the status that was expected and why. */
 export type HttpCoherence =

@@ -1,6 +1,6 @@
 import { formatFinding } from '../contract/findings.js';
 import { VerdictError } from '../errors.js';
-import type { UnifiedErrorCode } from './status-for-code.js';
+import type { UnifiedErrorCode } from './error-taxonomy.js';
 import { createTraceId } from './trace-id-from.js';
 import type { MediaItem, UnifiedFailure, UnifiedMetadata, UnifiedSuccess, UnifiedUsage } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';

@@ -11,6 +11,14 @@ export {
   type UnifiedFailureInput,
   type UnifiedSuccessInput,
 } from './create-unified-output.js';
+export {
+  codeForProviderStatus,
+  isUnifiedErrorCode,
+  STATUS_OF_UNLISTED_CODE,
+  statusForCode,
+  UNIFIED_ERROR_CODES,
+  type UnifiedErrorCode,
+} from './error-taxonomy.js';
 export { fromHttpResponse } from './from-http-response.js';
 export type { HeadersLike } from './header-value.js';
 export {
@@ -26,14 +34,6 @@ export {
 } from './normalize-response.js';
 export { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
 export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
-export {
-  codeForProviderStatus,
-  isUnifiedErrorCode,
-  STATUS_OF_UNLISTED_CODE,
-  statusForCode,
-  UNIFIED_ERROR_CODES,
-  type UnifiedErrorCode,
-} from './status-for-code.js';
 export { toHttpResponse } from './to-http-response.js';
 export { createTraceId, parseTraceparent, traceIdFrom } from './trace-id-from.js';
 export {

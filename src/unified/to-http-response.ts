@@ -1,5 +1,5 @@
 import { assembleFailure } from './assemble-output.js';
-import { STATUS_OF_UNLISTED_CODE, statusForCode } from './status-for-code.js';
+import { STATUS_OF_UNLISTED_CODE, statusForCode } from './error-taxonomy.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { UnifiedFailure, UnifiedOutput } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';

@@ -1,10 +1,10 @@
-import type { UnifiedErrorCode } from './status-for-code.js';
+import type { UnifiedErrorCode } from './error-taxonomy.js';
 
-/** A normalized finish reason, the same for every provider (SPEC §5). */
-export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'error' | 'other';
-
-/** Every value {@link FinishReason} can take, in one table. */
+/** Every normalized finish reason, the same for every provider (see docs/unified.md); {@link FinishReason} is derived from it. */
 export const FINISH_REASONS = ['stop', 'length', 'content_filter', 'tool_calls', 'error', 'other'] as const;
+
+/** A normalized finish reason: one of {@link FINISH_REASONS}. */
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 /** Token accounting of a success: all input tokens (cached included) and all output tokens (reasoning included). */
 export interface UnifiedUsage {

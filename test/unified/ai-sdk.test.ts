@@ -120,6 +120,10 @@ describe('fromGenerateText', () => {
   test('maps length and tool-calls finishes', async () => {
     const cut = fromGenerateText(await generateText({ model: textModel({ finish: 'length' }), prompt: 'x' }));
     expect(cut.metadata.finish_reason).toBe('length');
+    const tools = fromGenerateText(
+      await generateText({ model: textModel({ finish: 'tool-calls' }), prompt: 'x' }),
+    );
+    expect(tools).toMatchObject({ success: true, metadata: { finish_reason: 'tool_calls' } });
   });
 
   test('marks usage as unreported when the model gives no counts', () => {

@@ -1,5 +1,5 @@
+import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import { readBody } from '../read-body.js';
-import type { UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {

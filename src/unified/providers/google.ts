@@ -1,5 +1,5 @@
 import { mediaTypeFromName } from '../classify-media.js';
-import type { UnifiedErrorCode } from '../status-for-code.js';
+import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {

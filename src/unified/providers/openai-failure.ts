@@ -1,4 +1,4 @@
-import type { UnifiedErrorCode } from '../status-for-code.js';
+import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import {
   bodySnippet,
   compact,

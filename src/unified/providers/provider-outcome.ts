@@ -1,5 +1,5 @@
 import { isJsonObject, omitUndefined } from '../../contract/findings.js';
-import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
+import { codeForProviderStatus, type UnifiedErrorCode } from '../error-taxonomy.js';
 import type { MediaItem } from '../types.js';
 
 /** Token counts a provider reported, with its breakdown. */
