@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { validateResult } from '../contract/validate-result.js';
 import { EVIDENCE_PROFILES, type EvidenceProfile } from './codes.js';
 import {
@@ -40,6 +41,31 @@ function pair(profile: EvidenceProfile): ReceiptInput {
   };
 }
 
+/**
+ * The same input made again from scratch: fresh byte arrays and members in another order. A receipt that
+ * depended on object identity or member order would differ.
+ */
+function copyOf(input: ReceiptInput): ReceiptInput {
+  const again = (entry: EvidenceFile): EvidenceFile =>
+    'bytes' in entry ? { bytes: Uint8Array.from(entry.bytes), file: entry.file } : { ...entry };
+  return {
+    ...(input.toolDefinition === undefined ? {} : { toolDefinition: again(input.toolDefinition) }),
+    failure: again(input.failure),
+    success: again(input.success),
+    profile: input.profile,
+  };
+}
+
+/** Runs `make` with the clock on another day: a receipt that recorded the time would differ. */
+function onAnotherDay<T>(make: () => T): T {
+  vi.useFakeTimers({ now: new Date('2001-02-03T04:05:06Z'), toFake: ['Date'] });
+  try {
+    return make();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 /** Asserts what every receipt must be, whatever its verdict: schema-valid, contract-valid, deterministic. */
 function expectWellFormed(input: ReceiptInput) {
   const receipt = createReceipt(input);
@@ -47,7 +73,7 @@ function expectWellFormed(input: ReceiptInput) {
   const parsed = JSON.parse(text);
   expect(validateReceiptSchema(parsed), JSON.stringify(validateReceiptSchema.errors)).toBe(true);
   expect(validateResult(parsed).violations).toEqual([]);
-  expect(serializeReceipt(createReceipt(input))).toBe(text);
+  expect(onAnotherDay(() => serializeReceipt(createReceipt(copyOf(input))))).toBe(text);
   expect(text.endsWith('}\n')).toBe(true);
   expect(text).toContain('\n  "success"');
   return receipt;
@@ -108,7 +134,10 @@ describe('createReceipt', () => {
     const spaced = new Uint8Array([...(input.success as { bytes: Uint8Array }).bytes, 0x20]);
     const second = createReceipt({ ...input, success: { file: input.success.file, bytes: spaced } }).details
       .cases[0].sha256;
-    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    // An independent SHA-256 (node:crypto) of the exact bytes, not verdict's own digest compared with itself.
+    const original = (input.success as { bytes: Uint8Array }).bytes;
+    expect(first).toBe(createHash('sha256').update(original).digest('hex'));
+    expect(second).toBe(createHash('sha256').update(spaced).digest('hex'));
     expect(second).not.toBe(first);
   });
 

@@ -61,15 +61,11 @@ describe('writeReceipt', () => {
     expect(readFileSync(join(dir, 'evidence/receipt.json'), 'utf8')).toBe(serializeReceipt(receipt));
   });
 
-  test('gives byte-identical files on two runs', () => {
-    writeReceipt('a.json', receipt, { inputs, cwd: dir });
-    const again = createReceipt({
-      profile: 'core',
-      success: readEvidenceFile(inputs[0]!, dir),
-      failure: readEvidenceFile(inputs[1]!, dir),
-    });
-    writeReceipt('b.json', again, { inputs, cwd: dir });
-    expect(readFileSync(join(dir, 'a.json'))).toEqual(readFileSync(join(dir, 'b.json')));
+  test('replaces an earlier, longer receipt completely', () => {
+    writeFileSync(join(dir, 'a.json'), `${serializeReceipt(receipt)}${' '.repeat(4096)}earlier tail\n`);
+    expect(writeReceipt('a.json', receipt, { inputs, cwd: dir }).ok).toBe(true);
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe(serializeReceipt(receipt));
+    expect(readdirSync(dir).sort()).toEqual(['a.json', 'evidence']);
   });
 
   test.each([

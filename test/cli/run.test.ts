@@ -6,7 +6,7 @@ import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { runsAsRoot } from '../helpers/invoke-command.js';
 import { memoryIo } from '../helpers/memory-io.js';
-import { waitUntilDead } from '../helpers/process-state.js';
+import { waitUntilDead, whenWritten } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 
 const node = process.execPath;
@@ -115,7 +115,8 @@ describe('verdict run (spawned)', () => {
     const pids = join(dir, 'pids.txt');
     const spawned = await spawnCli(
       ['run', '--json', '--', '/bin/sh', '-c', `sleep 30 & echo $! > ${pids}; wait`],
-      { onSpawn: (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 500) },
+      // Interrupt once the grandchild is running (its pid is written), however long the machine took to get there.
+      { onSpawn: (pid) => void whenWritten(pids).then(() => process.kill(pid, 'SIGINT')) },
     );
     expect(spawned.status).toBe(130);
     const doc = JSON.parse(spawned.stdout);

@@ -132,22 +132,19 @@ describe('validateUnifiedOutput', () => {
     expect(validateUnifiedOutput(value).violations).toEqual([]);
   });
 
-  test('never throws on hostile values', () => {
-    const cyclic: Record<string, unknown> = { success: true };
-    cyclic.metadata = cyclic;
-    for (const value of [
-      undefined,
-      null,
-      0,
-      '',
-      Symbol('x'),
-      () => 1,
-      new Date(),
-      cyclic,
-      Object.create(null),
-    ]) {
-      expect(() => validateUnifiedOutput(value)).not.toThrow();
+  test('rejects hostile values with a verdict instead of throwing', () => {
+    for (const value of [undefined, null, 0, '', Symbol('x'), () => 1, [SUCCESS]]) {
+      expect(validateUnifiedOutput(value)).toEqual({
+        valid: false,
+        violations: [{ code: 'not_an_object', path: '', message: expect.any(String) }],
+      });
     }
+    const cyclic: Record<string, unknown> = { ...SUCCESS };
+    cyclic.metadata = cyclic;
+    const verdicts = [new Date(), cyclic, Object.create(null)].map((value) => validateUnifiedOutput(value));
+    for (const verdict of verdicts) expect(verdict.valid).toBe(false);
+    // The cyclic one is a valid success but for its metadata, which is itself and so carries no trace id.
+    expect(verdicts[1]?.violations.map((v) => v.path)).toContain('/metadata/trace_id');
   });
 });
 
