@@ -1,4 +1,4 @@
-// Measures strict reading against bare JSON.parse on the same JSONL lines (issue 2, benchmark (b)).
+// Measures strict reading against bare JSON.parse on the same JSONL lines (see BENCHMARKS.md).
 // Run: npm run build && node bench/json-read.mjs [documents]
 // Prints each variant's throughput as a ratio of JSON.parse's, measured in the same process, best of 7 rounds.
 import { readJson } from '../dist/index.js';

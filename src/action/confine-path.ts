@@ -27,7 +27,7 @@ function realPathOf(path: string): string {
 
 /**
  * Refuses a path input unless it stays inside the (real) workspace after resolving `..` and symlinks
- * (SPEC §4); the workspace root itself is not a file.
+ * (see docs/conformance.md); the workspace root itself is not a file.
  */
 export function confinePath(workspace: string, name: string, value: string): ConfinedPath {
   const refuse = (why: string): ConfinedPath => ({

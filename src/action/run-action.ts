@@ -13,7 +13,7 @@ import { sha256Hex } from '../evidence/sha256.js';
 import { confinePath } from './confine-path.js';
 import { renderSummary } from './render-summary.js';
 
-/** Exit statuses of the Action: conformant, not conformant, refused input (SPEC §4). */
+/** Exit statuses of the Action: conformant, not conformant, refused input (see docs/conformance.md). */
 export const ACTION_EXIT = { conformant: 0, notConformant: 1, refused: 2 } as const;
 
 /** The default report path of the Action. */

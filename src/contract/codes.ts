@@ -1,7 +1,7 @@
 import type { Finding } from './findings.js';
 
 /**
- * Every violation code of QZX Result Contract v1 (SPEC §1), with what it means.
+ * Every violation code of QZX Result Contract v1 (see docs/library.md), with what it means.
  * The union type {@link ViolationCode} is derived from this table.
  */
 export const VIOLATION_CODES = {

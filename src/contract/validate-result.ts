@@ -16,7 +16,7 @@ export interface ValidateOptions {
   readWarnings?: readonly ReadWarning[];
 }
 
-// SPEC §1: "whitespace" is ECMAScript \s, the meaning of the schema pattern \S under ECMA-262.
+// docs/library.md: "whitespace" is ECMAScript \s, the meaning of the schema pattern \S under ECMA-262.
 const NON_BLANK = /\S/;
 
 /** True for a string with at least one character that is not ECMAScript whitespace. */
@@ -110,7 +110,7 @@ export function validateResult(value: unknown, options: ValidateOptions = {}): V
     }
   }
 
-  // The outcome rules only apply when the outcome is known (SPEC §1).
+  // The outcome rules only apply when the outcome is known (see docs/library.md).
   if (success === false && !hasError && !hasErrorCode) {
     add('failure_without_error', '', 'A failure must carry error or error_code.');
   }

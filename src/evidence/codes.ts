@@ -1,4 +1,4 @@
-/** The `$id` of the Conformance Receipt v1 JSON Schema (SPEC §4). */
+/** The `$id` of the Conformance Receipt v1 JSON Schema (see docs/conformance.md). */
 export const RECEIPT_SCHEMA_URL =
   'https://qzx.yumbale.com/schemas/result-contract-conformance-receipt-v1.schema.json';
 
@@ -8,7 +8,7 @@ export const EVIDENCE_PROFILES = ['core', 'mcp-2025-06-18', 'mcp-2025-11-25', 'm
 /** One of {@link EVIDENCE_PROFILES}. */
 export type EvidenceProfile = (typeof EVIDENCE_PROFILES)[number];
 
-/** The `error_code` values a receipt can carry, with what each means (SPEC §4). */
+/** The `error_code` values a receipt can carry, with what each means (see docs/conformance.md). */
 export const RECEIPT_ERROR_CODES = {
   conformance_failed: 'The evidence pair does not conform under the chosen profile.',
   receipt_path_conflict:

@@ -23,7 +23,7 @@ export interface ReceiptInput {
   toolDefinition?: EvidenceFile | undefined;
 }
 
-/** One evidence case of a receipt (SPEC §4): what was expected, what the file says, and every finding. */
+/** One evidence case of a receipt (see docs/conformance.md): what was expected, what the file says, and every finding. */
 export interface ReceiptCase {
   /** `success` or `failure`. */
   name: 'success' | 'failure';
@@ -41,7 +41,7 @@ export interface ReceiptCase {
   violations: string[];
   /** Warnings, each starting with its stable code. */
   warnings: string[];
-  /** `{}` for core, else the MCP profile facts of SPEC §3. */
+  /** `{}` for core, else the MCP profile facts (docs/mcp.md). */
   profile_facts: McpProfileFacts | Record<string, never>;
 }
 
@@ -166,7 +166,7 @@ function evaluateCase(
 }
 
 /**
- * Checks an evidence pair under a profile and creates its Conformance Receipt v1 (SPEC §4). Pure and
+ * Checks an evidence pair under a profile and creates its Conformance Receipt v1 (see docs/conformance.md). Pure and
  * deterministic: the same bytes give the same receipt; bad evidence is reported in the receipt, never thrown.
  * @example
  * const receipt = createReceipt({ profile: 'core', success: { file: 's.json', bytes }, failure: { file: 'f.json', bytes: other } });
@@ -232,7 +232,7 @@ export function createReceipt(input: ReceiptInput): Receipt {
   });
 }
 
-/** Builds a receipt object with its members in the order SPEC §4 gives. */
+/** Builds a receipt object with its members in the order docs/conformance.md gives. */
 function assembleReceipt(
   errorCode: ReceiptErrorCode | null,
   message: string,

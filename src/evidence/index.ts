@@ -1,5 +1,5 @@
 /**
- * The conformance kit (SPEC §4): evidence pairs and their receipts (pure), receipt writing and conformance
+ * The conformance kit (see docs/conformance.md): evidence pairs and their receipts (pure), receipt writing and conformance
  * suites (`node:fs`).
  */
 export type { EvidenceProfile, EvidenceViolationCode, ReceiptErrorCode } from './codes.js';

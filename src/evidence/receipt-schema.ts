@@ -63,7 +63,7 @@ function caseSchema(name: 'success' | 'failure'): JsonSchema {
 }
 
 /**
- * verdict's JSON Schema (draft 2020-12) of Conformance Receipt v1, written from SPEC §4;
+ * verdict's JSON Schema (draft 2020-12) of Conformance Receipt v1, written from docs/conformance.md;
  * `schemas/result-contract-conformance-receipt-v1.schema.json` holds the same document and a test keeps them equal.
  */
 export const RECEIPT_SCHEMA: JsonSchema = deepFreeze({

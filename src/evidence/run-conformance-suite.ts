@@ -220,7 +220,7 @@ function runCase(suiteCase: SuiteCase): SuiteCaseOutcome {
 }
 
 /**
- * Runs every case of a conformance suite manifest (SPEC §4) and reports, as a contract result, which cases
+ * Runs every case of a conformance suite manifest (see docs/conformance.md) and reports, as a contract result, which cases
  * got their expected verdict. Accepts the reference implementation's format (prose `expected_violations`,
  * shown but not compared) and verdict's `expected_violation_codes` (compared as a set). A case may name an
  * MCP `profile` and a `tool_definition`. Never throws for a bad manifest: that is `conformance_suite_invalid`.

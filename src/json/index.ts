@@ -1,4 +1,4 @@
-/** Strict JSON reading (SPEC §1): UTF-8 check, duplicate members, depth limit, positions. */
+/** Strict JSON reading (see docs/library.md): UTF-8 check, duplicate members, depth limit, positions. */
 export { readJson } from './read-json.js';
 export type {
   DuplicateMember,

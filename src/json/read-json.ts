@@ -6,7 +6,7 @@ import { DEFAULT_MAX_DEPTH } from './types.js';
 import { decodeUtf8, findLoneSurrogate, utf8Length } from './utf8.js';
 
 /**
- * Reads one strict JSON document (SPEC §1 "Strict JSON reading"): UTF-8 only, exactly one value, a depth
+ * Reads one strict JSON document (docs/library.md, "Strict JSON reading"): UTF-8 only, exactly one value, a depth
  * limit, duplicate member names reported, and every failure returned as data with its position.
  *
  * @example

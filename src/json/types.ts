@@ -1,4 +1,4 @@
-/** Why an input could not be read as one strict JSON document (SPEC §1, "Unreadable input"). */
+/** Why an input could not be read as one strict JSON document (see docs/library.md, "Strict JSON reading"). */
 export const READ_ERROR_REASONS = [
   'not_found',
   'unreadable',

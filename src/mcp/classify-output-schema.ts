@@ -25,7 +25,7 @@ export interface OutputSchemaClassification {
   warnings: McpWarning[];
 }
 
-// SPEC §3: keywords that say nothing about which documents are valid, plus the identifiers.
+// docs/mcp.md: keywords that say nothing about which documents are valid, plus the identifiers.
 const IGNORED_KEYWORDS = new Set([
   'title',
   'description',
@@ -166,7 +166,7 @@ function isErrorCodeSchema(schema: unknown): boolean {
   return isJsonObject(schema) && schema.type === 'string' && schema.pattern === ERROR_CODE_PATTERN.source;
 }
 
-/** Lists what keeps an object schema from being the structural core of SPEC §3 (empty when it is). */
+/** Lists what keeps an object schema from being the structural core of a contract schema (empty when it is; see docs/mcp.md, "outputSchema modes"). */
 function structuralGaps(schema: Record<string, unknown>): OutputSchemaViolation[] {
   const gaps: OutputSchemaViolation[] = [];
   const gap = (path: string, message: string) => {
@@ -198,7 +198,7 @@ function structuralGaps(schema: Record<string, unknown>): OutputSchemaViolation[
 }
 
 /**
- * Classifies a tool's `outputSchema` by its relationship to the canonical contract schema (SPEC §3):
+ * Classifies a tool's `outputSchema` by its relationship to the canonical contract schema (see docs/mcp.md):
  * `canonical_ref`, `canonical_inline`, `canonical_allof` or `structural_core`, else `null` with violations.
  * @example
  * classifyOutputSchema({ $ref: 'https://qzx.yumbale.com/schemas/result-contract-v1.schema.json' }).mode
@@ -215,7 +215,7 @@ export function classifyOutputSchema(schema: unknown): OutputSchemaClassificatio
     };
   }
   const warnings: McpWarning[] = [];
-  // Measured with the MCP SDKs (SPEC §3): clients compile outputSchema with Ajv and fail on a root that is
+  // Measured with the MCP SDKs (see docs/mcp.md): clients compile outputSchema with Ajv and fail on a root that is
   // not "type": "object", which a bare external $ref never is.
   if (schema.type !== 'object') {
     warnings.push({

@@ -1,6 +1,6 @@
 import type { ValidationWarning, Violation } from '../contract/codes.js';
 
-/** The MCP specification revisions whose tool results verdict validates (SPEC §3). */
+/** The MCP specification revisions whose tool results verdict validates (see docs/mcp.md). */
 export const MCP_REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
 /** One of {@link MCP_REVISIONS}. */
@@ -54,7 +54,7 @@ export const MCP_WARNING_CODES = {
 /** A stable warning code of the MCP profile. */
 export type McpWarningCode = keyof typeof MCP_WARNING_CODES;
 
-/** How a tool's `outputSchema` relates to the canonical contract schema, strongest first (SPEC §3). */
+/** How a tool's `outputSchema` relates to the canonical contract schema, strongest first (see docs/mcp.md). */
 export const OUTPUT_SCHEMA_MODES = [
   'canonical_ref',
   'canonical_inline',

@@ -1,5 +1,5 @@
 /**
- * MCP interoperability (SPEC §3): profile validation of tool results, `outputSchema` classification, and the
+ * MCP interoperability (see docs/mcp.md): profile validation of tool results, `outputSchema` classification, and the
  * mapping of contract results to tool results. Pure: no SDK and no `node:` imports (the server is
  * `verdict/mcp/server`).
  */

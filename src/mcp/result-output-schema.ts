@@ -25,7 +25,7 @@ export interface ResultOutputSchema {
 }
 
 /**
- * The `outputSchema` a tool that returns contract results publishes (SPEC §3): an object schema that requires
+ * The `outputSchema` a tool that returns contract results publishes (see docs/mcp.md): an object schema that requires
  * `success` and `message`, lists the core members and the domain fields under `properties`, and embeds the
  * canonical schema (without `$id`) in `allOf`. The domain's own constraints (`required`, …) apply to successes. verdict classifies it as `canonical_allof`; the SDK clients
  * compile it, which they do not do with a bare `$ref` to the canonical URL.

@@ -1,6 +1,6 @@
 import type { ResultContract } from '../contract/types.js';
 
-/** The first MCP revision whose completed results carry `resultType: "complete"` (SPEC §3). */
+/** The first MCP revision whose completed results carry `resultType: "complete"` (see docs/mcp.md). */
 const RESULT_TYPE_REVISION = '2026-07-28';
 
 /** Options of {@link toCallToolResult}. */
@@ -17,7 +17,7 @@ export interface McpTextContent {
   text: string;
 }
 
-/** A completed MCP `CallToolResult` that carries a contract result (SPEC §3). */
+/** A completed MCP `CallToolResult` that carries a contract result (see docs/mcp.md). */
 export interface ContractCallToolResult {
   /** One text block with the serialized result, for clients that read only `content`. */
   content: McpTextContent[];
@@ -32,7 +32,7 @@ export interface ContractCallToolResult {
 }
 
 /**
- * Carries a contract result inside an MCP tool result (SPEC §3): `structuredContent` is the result, a failure
+ * Carries a contract result inside an MCP tool result (see docs/mcp.md): `structuredContent` is the result, a failure
  * sends `isError: true`, one text block holds the same object serialized, and 2026-07-28 adds
  * `resultType: "complete"`. The result is passed as given: guard it with `ensureResult` first.
  * @example

@@ -14,7 +14,7 @@ import {
   type OutputSchemaMode,
 } from './codes.js';
 
-/** The MCP profile facts of a validation; their names are part of the receipt format (SPEC §3). */
+/** The MCP profile facts of a validation; their names are part of the receipt format (see docs/mcp.md). */
 export interface McpProfileFacts {
   /** The MCP revision the result was checked against. */
   mcp_specification: McpRevision;
@@ -62,7 +62,7 @@ export interface McpValidationReport {
   violations: McpViolation[];
   /** Remarks that do not break the profile. */
   warnings: McpWarning[];
-  /** The profile facts, named as in SPEC §3. */
+  /** The profile facts, named as in docs/mcp.md. */
   facts: McpProfileFacts;
 }
 
@@ -105,7 +105,7 @@ function locateToolResult(
   const hasError = Object.hasOwn(document, 'error');
   const hasResult = Object.hasOwn(document, 'result');
   if (hasError) {
-    // SPEC §3: a protocol error stays a protocol error; it is never read as a completed contract result.
+    // docs/mcp.md: a protocol error stays a protocol error; it is never read as a completed contract result.
     findings.violation(
       'jsonrpc_protocol_error',
       '/error',
@@ -228,7 +228,7 @@ function checkToolDefinition(
 
 /**
  * Validates one MCP tool result (a bare CallToolResult or a JSON-RPC response) against the QZX Result
- * Contract v1 profile of an MCP revision (SPEC §3), and classifies the tool's `outputSchema` when given.
+ * Contract v1 profile of an MCP revision (see docs/mcp.md), and classifies the tool's `outputSchema` when given.
  * Never throws; reports every violation.
  * @example
  * validateMcpResult(

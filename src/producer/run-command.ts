@@ -5,7 +5,7 @@ import { renderHelp, renderResult, styleFor } from './render.js';
 import { describeThrown, runGuarded, withMeta } from './run-guarded.js';
 import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
 
-/** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
+/** Exit statuses of a command run (see docs/cli.md), plus 130 for an interrupted run (128 + SIGINT). */
 export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** How a command is invoked: the words that precede its arguments in usage lines. */
@@ -31,7 +31,7 @@ export function emitResult(result: unknown, io: CommandIo, json: boolean): void 
 }
 
 /**
- * Runs a command under the CLI JSON transport profile (SPEC §2) and returns the exit status; never calls
+ * Runs a command under the CLI JSON transport profile (see docs/cli.md) and returns the exit status; never calls
  * `process.exit` and never throws. With `--json`, stdout receives exactly one guarded contract document.
  * @example
  * const status = await runCommand(hello, ['--name', 'Ada', '--json'], nodeIo());

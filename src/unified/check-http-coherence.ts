@@ -6,7 +6,7 @@ export type HttpCoherence =
   | { ok: false; expected: number | undefined; message: string };
 
 /**
- * Whether an HTTP status agrees with an envelope (SPEC §5): 200 for a success, the taxonomy's status for a failure.
+ * Whether an HTTP status agrees with an envelope (see docs/unified.md): 200 for a success, the taxonomy's status for a failure.
  * Never throws; an envelope without a readable `success` or `error.code` is reported as incoherent.
  */
 export function checkHttpCoherence(status: number, envelope: unknown): HttpCoherence {

@@ -1,5 +1,5 @@
 /**
- * The error taxonomy of the unified output (SPEC §5): each code with its HTTP status and typical sources.
+ * The error taxonomy of the unified output (see docs/unified.md): each code with its HTTP status and typical sources.
  * {@link UnifiedErrorCode} is derived from this table; nothing else decides a failure's status.
  */
 export const UNIFIED_ERROR_CODES = {
@@ -44,7 +44,7 @@ export function statusForCode(code: string): number | undefined {
   return isUnifiedErrorCode(code) ? UNIFIED_ERROR_CODES[code].status : undefined;
 }
 
-/** The taxonomy code for an HTTP error status of a provider (SPEC §5: 4xx by meaning, 5xx and 529 by kind). */
+/** The taxonomy code for an HTTP error status of a provider (docs/unified.md: 4xx by meaning, 5xx and 529 by kind). */
 export function codeForProviderStatus(status: number): UnifiedErrorCode {
   switch (status) {
     case 400:

@@ -1,5 +1,5 @@
 /**
- * verdict/unified: one envelope for every AI provider and modality (SPEC §5), its error taxonomy, trace ids,
+ * verdict/unified: one envelope for every AI provider and modality (see docs/unified.md), its error taxonomy, trace ids,
  * HTTP helpers and the provider normalizers. No `node:` imports and no dependency on the `ai` package.
  */
 

@@ -21,7 +21,7 @@ import { traceIdOr } from './trace-id-from.js';
 import type { UnifiedOutput } from './types.js';
 import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
 
-/** The registry: every wire format verdict normalizes, by its fixed name (SPEC §5, issue 6 §5). */
+/** The registry: every wire format verdict normalizes, by its fixed name (see docs/unified.md, "Formats"). */
 const FORMATS = {
   'openai.chat': openAiChat,
   'openai.responses': openAiResponses,
@@ -79,7 +79,7 @@ export interface NormalizeStreamInput extends NormalizeContext {
 }
 
 /**
- * Turn one provider response into the unified envelope (SPEC §5): a success with content, usage and media, or a
+ * Turn one provider response into the unified envelope (see docs/unified.md): a success with content, usage and media, or a
  * failure whose code follows the error taxonomy. Never throws: a body it cannot understand becomes an
  * `INVALID_PROVIDER_RESPONSE` failure.
  * @example
@@ -209,7 +209,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     outcome = parse(spec, { status, headers: input.headers });
   } catch (error) {
     // Parsers throw ShapeError for bodies they cannot understand; anything else thrown is treated the same way,
-    // because normalizing must never throw (SPEC §5).
+    // because normalizing must never throw (see docs/unified.md).
     const message =
       error instanceof ShapeError ? error.message : `The body could not be read: ${String(error)}`;
     return assembleFailure(

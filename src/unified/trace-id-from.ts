@@ -18,7 +18,7 @@ export function parseTraceparent(value: string | undefined): string | undefined 
   return traceId;
 }
 
-/** `candidate` when it is a non-blank string, else a new trace id: every envelope carries one (SPEC §5). */
+/** `candidate` when it is a non-blank string, else a new trace id: every envelope carries one (see docs/unified.md). */
 export function traceIdOr(candidate: unknown): string {
   return typeof candidate === 'string' && candidate.trim() !== '' ? candidate : createTraceId();
 }
@@ -33,7 +33,7 @@ export function createTraceId(): string {
 }
 
 /**
- * The trace id for a request (SPEC §5): the trace-id of a valid `traceparent`, else `x-request-id`, else
+ * The trace id for a request (see docs/unified.md): the trace-id of a valid `traceparent`, else `x-request-id`, else
  * `x-trace-id`, else a newly generated one.
  * @example traceIdFrom({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' })
  * // '4bf92f3577b34da6a3ce929d0e0e4736'

@@ -36,7 +36,7 @@ export interface MediaItem {
 
 /** Diagnostics and execution context; the known keys are typed, unknown keys are allowed and ignored by clients. */
 export interface UnifiedMetadata {
-  /** Trace id of the incoming request (SPEC §5, trace ids). */
+  /** Trace id of the incoming request (see docs/unified.md, "Trace ids"). */
   trace_id?: string;
   /** The model that answered. */
   model?: string;
@@ -116,5 +116,5 @@ export interface UnifiedFailure {
   videos?: never;
 }
 
-/** The unified AI output envelope (SPEC §5), discriminated on `success`. */
+/** The unified AI output envelope (see docs/unified.md), discriminated on `success`. */
 export type UnifiedOutput = UnifiedSuccess | UnifiedFailure;

@@ -5,7 +5,7 @@ import type { JsonSchema } from '../contract/schema.js';
 export const UNIFIED_OUTPUT_SCHEMA_URL = 'https://verdict.dev/schemas/unified-output-v1.schema.json';
 
 /**
- * verdict's JSON Schema (draft 2020-12) of the unified output envelope, written from SPEC §5;
+ * verdict's JSON Schema (draft 2020-12) of the unified output envelope, written from docs/unified.md;
  * `schemas/unified-output-v1.schema.json` is the same document and a test keeps the two equal.
  */
 export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
@@ -63,7 +63,7 @@ export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
         },
       },
       additionalProperties: false,
-      // SPEC §5: when the provider reported no usage, the counts are 0.
+      // docs/unified.md: when the provider reported no usage, the counts are 0.
       if: {
         required: ['metadata'],
         properties: {

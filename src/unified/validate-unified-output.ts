@@ -7,7 +7,7 @@ export type UnifiedValidation =
   | { valid: true; value: UnifiedOutput; violations: [] }
   | { valid: false; violations: UnifiedViolation[] };
 
-/** The members an envelope may carry at the top level (SPEC §5: provider facts go into `metadata`). */
+/** The members an envelope may carry at the top level (docs/unified.md: provider facts go into `metadata`). */
 const TOP_LEVEL_MEMBERS = new Set([
   'success',
   'content',
@@ -21,7 +21,7 @@ const TOP_LEVEL_MEMBERS = new Set([
 ]);
 const SUCCESS_ONLY_MEMBERS = ['content', 'usage', 'images', 'files', 'videos'] as const;
 const MEDIA_ARRAYS = ['images', 'files', 'videos'] as const;
-/** A normalized provider id (SPEC §5): lowercase, such as `openai` or `openai-compatible`. */
+/** A normalized provider id (see docs/unified.md): lowercase, such as `openai` or `openai-compatible`. */
 export const PROVIDER_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 /** The shape of a taxonomy code: UPPER_SNAKE_CASE (not the contract's snake_case `error_code`). */
 const TAXONOMY_CODE_PATTERN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
@@ -71,7 +71,7 @@ const MEDIA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
 };
 
 /**
- * Check a value against the unified output envelope (SPEC §5) and report every violation; never throws.
+ * Check a value against the unified output envelope (see docs/unified.md) and report every violation; never throws.
  * @example
  * const result = validateUnifiedOutput(JSON.parse(body));
  * if (!result.valid) console.error(result.violations.map((v) => `${v.code} at ${v.path}`));
@@ -115,7 +115,7 @@ function checkMetadata(metadata: unknown, report: Report): void {
     report('metadata_invalid', '/metadata', '`metadata` must be an object.');
     return;
   }
-  // SPEC §5: the trace id is always present in metadata.trace_id, on successes and failures alike.
+  // docs/unified.md: the trace id is always present in metadata.trace_id, on successes and failures alike.
   if (!isNonEmptyString(metadata.trace_id)) {
     report('trace_id_invalid', '/metadata/trace_id', '`metadata.trace_id` must be a non-empty string.');
   }
@@ -155,7 +155,7 @@ function checkSuccess(value: Record_, report: Report): void {
           `\`usage.${key}\` must be a non-negative integer.`,
         );
       } else if (unreported && value.usage[key] !== 0) {
-        // SPEC §5: when a provider reports no usage, the counts are 0 and usage_reported is false.
+        // docs/unified.md: when a provider reports no usage, the counts are 0 and usage_reported is false.
         report(
           'usage_counted_but_unreported',
           pointerOf('usage', key),

@@ -1,7 +1,7 @@
 import type { Finding } from '../contract/findings.js';
 
 /**
- * Every violation code of the unified output envelope (SPEC §5), with what it means.
+ * Every violation code of the unified output envelope (see docs/unified.md), with what it means.
  * {@link UnifiedViolationCode} is derived from this table.
  */
 export const UNIFIED_VIOLATION_CODES = {

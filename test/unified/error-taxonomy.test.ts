@@ -9,8 +9,8 @@ import {
   type UnifiedErrorCode,
 } from '../../src/unified/index.js';
 
-/** The table of SPEC §5, written out again so that a change to the code table has to change this test too. */
-const SPEC_TABLE: [UnifiedErrorCode, number][] = [
+/** The taxonomy table of docs/unified.md, written out again so that a change to the code table has to change this test too. */
+const TAXONOMY_TABLE: [UnifiedErrorCode, number][] = [
   ['VALIDATION_ERROR', 400],
   ['CONTEXT_LENGTH_EXCEEDED', 400],
   ['AUTHENTICATION_ERROR', 401],
@@ -29,11 +29,11 @@ const SPEC_TABLE: [UnifiedErrorCode, number][] = [
 ];
 
 describe('statusForCode', () => {
-  test('the code table holds exactly the codes of SPEC §5', () => {
-    expect(Object.keys(UNIFIED_ERROR_CODES).sort()).toEqual(SPEC_TABLE.map(([code]) => code).sort());
+  test('the code table holds exactly the codes of the documented taxonomy', () => {
+    expect(Object.keys(UNIFIED_ERROR_CODES).sort()).toEqual(TAXONOMY_TABLE.map(([code]) => code).sort());
   });
 
-  test.each(SPEC_TABLE)('%s is served with %i', (code, status) => {
+  test.each(TAXONOMY_TABLE)('%s is served with %i', (code, status) => {
     expect(statusForCode(code)).toBe(status);
     const failure = createUnifiedFailure({ code, message: 'x', metadata: { trace_id: 't' } });
     expect(checkHttpCoherence(status, failure)).toEqual({ ok: true, expected: status });

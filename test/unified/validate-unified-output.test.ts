@@ -83,7 +83,7 @@ const INVALID: Record<Exclude<UnifiedViolationCode, 'duplicate_member'>, [unknow
 };
 
 describe('validateUnifiedOutput', () => {
-  test('accepts the success and failure of SPEC §5', () => {
+  test('accepts the documented success and failure', () => {
     expect(validateUnifiedOutput(SUCCESS)).toEqual({ valid: true, value: SUCCESS, violations: [] });
     expect(validateUnifiedOutput(FAILURE).valid).toBe(true);
   });
@@ -338,7 +338,7 @@ describe('createUnifiedSuccess', () => {
 });
 
 describe('createUnifiedFailure', () => {
-  test('builds the failure of SPEC §5 with system as the default provider', () => {
+  test('builds the documented failure with system as the default provider', () => {
     const output = createUnifiedFailure({
       code: 'RATE_LIMITED',
       message: 'Slow down',

@@ -45,7 +45,7 @@ export const evidenceCommand = defineCommand({
       cwd: ctx.io.cwd,
     }) as unknown as ResultContract;
   },
-  // SPEC §4: the --json output is the receipt itself, byte for byte the --report file (no meta, no timing).
+  // docs/conformance.md: the --json output is the receipt itself, byte for byte the --report file (no meta, no timing).
   product: (result, { json }) => {
     if (!json || !Object.hasOwn(result, 'receipt_schema')) return undefined;
     const { meta: _meta, ...receipt } = result;

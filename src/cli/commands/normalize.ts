@@ -115,6 +115,6 @@ export const normalizeCommand = defineCommand({
       envelope,
     });
   },
-  // The envelope is what this command produces (issue 6 §5): it is printed instead of the contract result.
+  // The envelope is what this command produces (see docs/unified.md, "CLI"): it is printed instead of the contract result.
   product: (result) => (result as { envelope?: unknown }).envelope,
 });

@@ -30,7 +30,7 @@ export const schemaCommand = defineCommand({
     });
   },
   // The schema document itself is what this command produces: it is printed instead of the result, except
-  // with --json, where stdout must hold one contract document (SPEC §2); that document carries the schema.
+  // with --json, where stdout must hold one contract document (see docs/cli.md); that document carries the schema.
   product: (result, { json }) =>
     !json && result.success ? (result as { schema?: unknown }).schema : undefined,
 });

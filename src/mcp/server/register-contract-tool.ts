@@ -68,7 +68,7 @@ function describeIssues(
 /**
  * Puts an argument check in front of `McpServer`'s `tools/call` handler. McpServer 2.x turns invalid arguments
  * into an `isError` result without `structuredContent` (SEP-1303); verdict keeps them JSON-RPC `-32602`
- * errors (issue 5), so no tool result ever exists that does not carry a contract result.
+ * errors (see docs/mcp.md), so no tool result ever exists that does not carry a contract result.
  */
 function installArgumentGate(server: McpServer): Map<string, StandardSchemaWithJSON> {
   const existing = gates.get(server);
@@ -123,7 +123,7 @@ async function callContractTool(
 /**
  * Registers a contract-returning handler as a tool on an `McpServer` (`@modelcontextprotocol/server` 2.x).
  * The tool publishes `resultOutputSchema(tool.outputSchema)`; every call answers with a completed tool result
- * carrying a conforming contract result (SPEC §3): a thrown error becomes `unexpected_error`, a result that
+ * carrying a conforming contract result (see docs/mcp.md): a thrown error becomes `unexpected_error`, a result that
  * violates the contract becomes `invalid_result_contract`. Unknown tools and invalid arguments stay JSON-RPC
  * protocol errors.
  * @example

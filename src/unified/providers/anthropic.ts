@@ -59,7 +59,7 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
   );
 }
 
-/** Anthropic usage: `input_tokens` excludes cache writes and reads, so SPEC §5 adds them back. */
+/** Anthropic usage: `input_tokens` excludes cache writes and reads, so verdict adds them back. */
 function anthropicUsage(value: unknown): ReportedUsage | undefined {
   if (value === undefined || value === null) return undefined;
   const usage = expectObject(value, '`usage`');

@@ -67,7 +67,7 @@ function googleFailure(body: unknown, status: number, text = ''): FailureOutcome
   return failureForStatus(embeddedStatus(status, error), errorMessage(error, text), details, code);
 }
 
-/** Gemini usage: SPEC §5 counts tool-use prompt tokens as input and thoughts as output. */
+/** Gemini usage: verdict counts tool-use prompt tokens as input and thoughts as output. */
 function googleUsage(value: unknown): ReportedUsage | undefined {
   if (value === undefined || value === null) return undefined;
   const usage = expectObject(value, '`usageMetadata`');
