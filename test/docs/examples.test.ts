@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { transformSync } from 'esbuild';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/ensure-build.js';
@@ -32,7 +32,9 @@ const BIN = join(WORK, 'bin');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const UPDATE = process.env.DOCS_UPDATE === '1';
 /** Folders of the repository a reader has after cloning, copied into each example's working folder. */
-const SHARED_FOLDERS = ['examples', 'evidence', 'schemas', 'test/fixtures'];
+const SHARED_FOLDERS = ['examples', 'evidence', 'schemas'];
+/** Read-only fixtures that some reference pages point at, linked rather than copied. */
+const LINKED_FOLDERS = ['test/fixtures'];
 
 function markdownFiles(): string[] {
   const docs = join(ROOT, 'docs');
@@ -64,6 +66,10 @@ function freshFolder(): string {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   for (const name of SHARED_FOLDERS) cpSync(join(ROOT, name), join(folder, name), { recursive: true });
+  for (const name of LINKED_FOLDERS) {
+    mkdirSync(dirname(join(folder, name)), { recursive: true });
+    symlinkSync(join(ROOT, name), join(folder, name));
+  }
   // Imports resolve as in a project that installed verdict: `verdict` is this checkout, the rest its packages.
   const modules = join(folder, 'node_modules');
   mkdirSync(modules);
@@ -203,4 +209,4 @@ afterAll(() => {
     }
     writeFileSync(path, lines.join('\n'));
   }
-});
+}, 120_000);
