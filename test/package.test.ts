@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
 import { RESULT_CONTRACT_SCHEMA } from '../src/contract/contract-schema.js';
+import { walkImports } from './helpers/import-graph.js';
 import { BUILT_CLI, ROOT } from './support/ensure-build.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -11,40 +11,6 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports?: Record<string, unknown>;
   bin?: Record<string, string>;
 };
-
-// Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')` specifiers.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
-
-/** Where a module's import graph reaches outside itself: `node:` built-ins and bare package names. */
-interface GraphReport {
-  /** Every file reached, relative to the start's folder. */
-  files: string[];
-  /** Every import that is not a relative path, as `file → specifier`. */
-  external: string[];
-}
-
-/** Walks the import graph of built ESM files from `entry`, reading the files, never executing them. */
-function walkImports(entry: string): GraphReport {
-  const base = dirname(entry);
-  const seen = new Set<string>();
-  const external: string[] = [];
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(SPECIFIER)) {
-      const specifier = match[2] as string;
-      if (specifier.startsWith('./') || specifier.startsWith('../')) {
-        queue.push(resolve(dirname(file), specifier));
-      } else {
-        external.push(`${relative(base, file)} → ${specifier}`);
-      }
-    }
-  }
-  return { files: [...seen].map((f) => relative(base, f)).sort(), external };
-}
 
 describe('the published package', () => {
   test('npm pack holds only built code, declarations, schemas, README, LICENSE and package.json', () => {
@@ -114,20 +80,5 @@ describe('the published package', () => {
     expect(pkg.bin?.verdict).toBe('dist/cli/main.js');
     expect(resolve(ROOT, pkg.bin?.verdict ?? '')).toBe(BUILT_CLI);
     expect(readFileSync(BUILT_CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
-  });
-});
-
-describe('walkImports', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-graph-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('finds node: and bare imports behind relative ones, static and dynamic', () => {
-    writeFileSync(join(dir, 'index.js'), "export { a } from './a.js';\nimport './b.js';\n");
-    writeFileSync(join(dir, 'a.js'), "import { x } from './c.js';\nexport const a = x;\n");
-    writeFileSync(join(dir, 'b.js'), "const fs = await import('node:fs');\n");
-    writeFileSync(join(dir, 'c.js'), "import z from 'zod';\nexport const x = z;\n");
-    const graph = walkImports(join(dir, 'index.js'));
-    expect(graph.files).toEqual(['a.js', 'b.js', 'c.js', 'index.js']);
-    expect(graph.external.sort()).toEqual(['b.js → node:fs', 'c.js → zod']);
   });
 });

@@ -1,25 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { externalImportsByFile as reach } from '../../test/helpers/import-graph.js';
 
 const src = resolve(import.meta.dirname, '..');
-
-/** Every module a file reaches through relative imports, with its own `node:` and package imports. */
-function reach(entry: string, seen = new Map<string, string[]>()): Map<string, string[]> {
-  if (seen.has(entry)) return seen;
-  const text = readFileSync(entry, 'utf8');
-  const specifiers = [...text.matchAll(/^(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
-    (m) => m[1] as string,
-  );
-  seen.set(
-    entry,
-    specifiers.filter((s) => !s.startsWith('.')),
-  );
-  for (const specifier of specifiers.filter((s) => s.startsWith('.'))) {
-    reach(join(dirname(entry), specifier.replace(/\.js$/, '.ts')), seen);
-  }
-  return seen;
-}
 
 describe('pure modules', () => {
   test.each([

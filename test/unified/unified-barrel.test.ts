@@ -1,27 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import * as unified from '../../src/unified/index.js';
+import { importsOf, sourceFiles } from '../helpers/import-graph.js';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src', 'unified');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.includes('.test') ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map(
-    (match) => match[1] ?? '',
-  );
-}
-
 describe('verdict/unified', () => {
   test('no file imports a node: module, so it runs in browsers and edge runtimes', () => {
-    const offenders = sources(SRC).flatMap((file) =>
+    const offenders = sourceFiles(SRC).flatMap((file) =>
       importsOf(file)
         .filter((specifier) => specifier.startsWith('node:'))
         .map((specifier) => `${relative(SRC, file)} → ${specifier}`),
@@ -30,7 +16,7 @@ describe('verdict/unified', () => {
   });
 
   test('imports only its own files and the contract, never the ai package', () => {
-    const external = sources(SRC).flatMap((file) =>
+    const external = sourceFiles(SRC).flatMap((file) =>
       importsOf(file)
         .filter((specifier) => !specifier.startsWith('.'))
         .map((specifier) => `${relative(SRC, file)} → ${specifier}`),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { MCP_VIOLATION_CODES, MCP_WARNING_CODES } from './codes.js';
+import { MCP_VIOLATION_CODES, MCP_WARNING_CODES } from '../../src/mcp/codes.js';
 
 const docs = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
 
