@@ -2,7 +2,7 @@
 // main job (`verdict validate`) become one file, so a cold start reads one module of verdict. Every
 // subcommand loaded with `import()` stays out of the bundle and is loaded on demand from tsc's own output in
 // dist/, so `verdict validate` never loads the MCP SDK, zod or the unified normalizers.
-import { chmodSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -12,6 +12,9 @@ const SRC = join(ROOT, 'src');
 const DIST = join(ROOT, 'dist');
 const OUTFILE = join(DIST, 'cli', 'main.js');
 
+/** The source files the bundle loads lazily from dist/, as esbuild found them. */
+const lazySources = new Set();
+
 /** Points each dynamic import at the module tsc emitted for it, relative to the bundle. */
 const lazySubcommands = {
   name: 'lazy-subcommands',
@@ -19,6 +22,7 @@ const lazySubcommands = {
     context.onResolve({ filter: /^\.\.?\//, namespace: 'file' }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const source = resolve(args.resolveDir, args.path); // …/src/cli/commands/mcp.js
+      lazySources.add(source.replace(/\.js$/, '.ts'));
       const emitted = join(DIST, relative(SRC, source));
       let path = relative(dirname(OUTFILE), emitted).split('\\').join('/');
       if (!path.startsWith('.')) path = `./${path}`;
@@ -41,3 +45,40 @@ await build({
   plugins: [lazySubcommands],
 });
 chmodSync(OUTFILE, 0o755);
+
+// The package ships only what a consumer can reach: the modules behind the `exports` map and the modules the
+// CLI bundle loads lazily, with their imports (static and dynamic). tsc's copies of the modules bundled into
+// the CLI entry, and the CLI's declarations, are removed from dist/: nothing could import them.
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const exported = Object.values(pkg.exports)
+  .map((target) => (typeof target === 'object' ? target.default : target))
+  .filter((target) => typeof target === 'string' && target.startsWith('./dist/') && target.endsWith('.js'))
+  .map((target) => join(SRC, target.slice('./dist/'.length).replace(/\.js$/, '.ts')));
+const reach = await build({
+  absWorkingDir: ROOT,
+  entryPoints: [...exported, ...lazySources],
+  bundle: true,
+  write: false,
+  metafile: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outdir: join(ROOT, '.tmp', 'reach'),
+  logLevel: 'warning',
+});
+const reachable = new Set(
+  Object.keys(reach.metafile.inputs).map((input) =>
+    join(DIST, relative('src', input)).replace(/\.ts$/, '.js'),
+  ),
+);
+reachable.add(OUTFILE);
+/** Every file below a folder. */
+const filesBelow = (folder) =>
+  readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesBelow(join(folder, entry.name)) : [join(folder, entry.name)],
+  );
+for (const file of filesBelow(DIST)) {
+  const unreachableCode = file.endsWith('.js') && !reachable.has(file);
+  const cliTypes = file.endsWith('.d.ts') && relative(DIST, file).startsWith(`cli/`);
+  if (unreachableCode || cliTypes) rmSync(file);
+}

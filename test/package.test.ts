@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { RESULT_CONTRACT_SCHEMA } from '../src/contract/contract-schema.js';
 import { walkImports } from './helpers/import-graph.js';
@@ -36,6 +36,29 @@ describe('the published package', () => {
     ];
     if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
     expect(paths).toEqual(expect.arrayContaining(required));
+  });
+
+  test('npm pack ships no module that the exports map and the CLI entry cannot reach', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const [listing] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
+    const packed = listing.files.map((f) => f.path).filter((path) => path.endsWith('.js'));
+    const entries = [
+      ...Object.values(pkg.exports ?? {}).flatMap((target) =>
+        typeof target === 'object' && target !== null ? [(target as { default?: string }).default ?? ''] : [],
+      ),
+      pkg.bin?.verdict ?? '',
+    ].filter((target) => target.endsWith('.js'));
+    const reachable = new Set(
+      entries.flatMap((entry) =>
+        walkImports(join(ROOT, entry)).files.map((file) => relative(ROOT, join(ROOT, dirname(entry), file))),
+      ),
+    );
+    expect(reachable).toContain('dist/cli/commands/mcp.js');
+    expect(packed.filter((path) => !reachable.has(path))).toEqual([]);
+    expect(packed.filter((path) => path.startsWith('dist/action/'))).toEqual([]);
   });
 
   test('the root export imports no node: module and no package, however deep', () => {
