@@ -1,7 +1,6 @@
 import type { DuplicateMember, ReadWarning } from '../json/types.js';
 import { ERROR_CODE_PATTERN, type ValidationWarning, type Violation, type ViolationCode } from './codes.js';
 import { duplicateMemberFinding, isJsonObject } from './findings.js';
-
 import type { ResultContract } from './types.js';
 
 // Kept importable from here: modules written against the validator's helpers before they moved to findings.ts.
