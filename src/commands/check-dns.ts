@@ -154,7 +154,7 @@ export const checkDns = defineCommand({
   },
   async run({ options: opts }, ctx) {
     const { name } = opts;
-    const type = opts.type as DnsRecordType;
+    const type = opts.type;
     const timeoutMs = Math.max(1, Math.round(opts.timeout * 1000));
     const server = opts.server === undefined ? undefined : parseDnsServer(opts.server);
     if (opts.server !== undefined && server === undefined) {

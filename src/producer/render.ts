@@ -1,5 +1,5 @@
 import type { ResultContract } from '../contract/types.js';
-import type { CommandDefinition, CommandIo, OutputStream } from './types.js';
+import type { CommandDefinition, CommandIo, OptionSpec, OutputStream } from './types.js';
 
 /** ANSI styles, or none: the colours a rendering may use. */
 export interface Style {
@@ -106,32 +106,116 @@ export function renderResult(result: ResultContract, style: Style): string {
   return `${lines.join('\n')}\n`;
 }
 
-function optionUsage(name: string, spec: CommandDefinition['options'][string]): string {
+/** A named entry of a help list: a subcommand and its summary. */
+export interface HelpEntry {
+  /** The word that selects it. */
+  name: string;
+  /** One line saying what it does. */
+  summary: string;
+}
+
+/** Options of {@link renderTable}. */
+export interface TableOptions {
+  /** Text before every line. Default: two spaces. */
+  indent?: string;
+  /** Widest line allowed, in characters; the last column is cut with `…` to fit. Default: no limit. */
+  width?: number;
+}
+
+/** Number of characters (code points) a text takes, which is its width for the scripts verdict prints. */
+function widthOf(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** `text` cut to `width` characters, ending in `…` when it was cut. */
+function truncate(text: string, width: number): string {
+  if (widthOf(text) <= width) return text;
+  return `${Array.from(text)
+    .slice(0, Math.max(0, width - 1))
+    .join('')}…`;
+}
+
+/**
+ * Lays rows out as aligned columns separated by two spaces. The last column is not padded and, with a
+ * `width`, is cut to fit it (a column never shrinks below a few characters).
+ */
+export function renderTable(rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
+  const indent = options.indent ?? '  ';
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  const widths = Array.from({ length: columns }, (_, column) =>
+    Math.max(0, ...rows.map((row) => (column < row.length - 1 ? widthOf(row[column] ?? '') : 0))),
+  );
+  return rows.map((row) => {
+    const cells = row.map((cell, column) =>
+      column < row.length - 1 ? cell + ' '.repeat((widths[column] ?? 0) - widthOf(cell)) : cell,
+    );
+    const line = `${indent}${cells.join('  ')}`;
+    return options.width === undefined ? line.trimEnd() : truncate(line, Math.max(options.width, 20)).trimEnd();
+  });
+}
+
+/** A usage error for people: what is wrong, then where the help is. */
+export function renderUsageError(result: ResultContract, usage: string, style: Style): string {
+  const lines = [`${style.bad(`${usage}:`)} ${result.message}`];
+  if (!result.success && result.error !== undefined && !result.message.includes(result.error)) {
+    lines.push(`  ${result.error}`);
+  }
+  const hint = `Run ${usage} --help for`;
+  if (!result.message.includes(hint)) lines.push(`Run ${usage} --help for the options.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function optionUsage(name: string, spec: OptionSpec): string {
   const flag = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
   if (spec.type === 'boolean') return flag;
   const value = spec.valueName ?? (spec.choices ? spec.choices.join('|') : spec.type.toUpperCase());
   return `${flag} <${value}>`;
 }
 
-/** The `--help` text of a command, generated from its definition so it cannot drift from what is parsed. */
-export function renderHelp(definition: CommandDefinition, usagePrefix: string): string {
-  const positionals = (definition.positionals ?? [])
+/** What every command can report besides its own codes: the runtime adds these. */
+const RUNTIME_CODES: Readonly<Record<string, string>> = {
+  invalid_arguments: 'The command line is wrong (exit 2).',
+  interrupted: 'The run was interrupted (Ctrl-C); exit 130.',
+  unexpected_error: 'The command failed in a way it does not describe (a bug); exit 1.',
+};
+
+/**
+ * The `--help` text of a command, generated from its definition so it cannot drift from what is parsed: the
+ * choices listed are the ones the parser accepts, and the error codes are the command's own plus the
+ * runtime's.
+ */
+export function renderHelp(
+  definition: CommandDefinition,
+  usagePrefix: string,
+  subcommands: readonly HelpEntry[] = [],
+): string {
+  const positionalSpecs = definition.positionals ?? [];
+  const positionals = positionalSpecs
     .map((p) => {
       const name = p.variadic ? `${p.name}…` : p.name;
       return p.required ? name : `[${name}]`;
     })
     .join(' ');
   const lines = [
-    `Usage: ${usagePrefix} [options]${positionals ? ` ${positionals}` : ''}`,
+    `Usage: ${usagePrefix} [options]${positionals ? ` [--] ${positionals}` : ''}`,
     '',
     definition.description,
     '',
-    'Options:',
   ];
+  if (subcommands.length > 0) {
+    lines.push('Commands:', ...renderTable(subcommands.map((entry) => [entry.name, entry.summary])), '');
+  }
+  lines.push('Options:');
   const rows: [string, string][] = Object.entries(definition.options).map(([name, spec]) => {
     const notes: string[] = [];
     if (spec.required) notes.push('required');
+    // When the value has a name, the accepted values are listed here instead.
+    if (spec.choices && spec.valueName) notes.push(`one of: ${spec.choices.join(', ')}`);
     if (spec.default !== undefined) notes.push(`default: ${String(spec.default)}`);
+    if (spec.min !== undefined) notes.push(`at least ${spec.min}`);
+    if (spec.max !== undefined) notes.push(`at most ${spec.max}`);
     if (spec.multiple) notes.push('repeatable');
     return [
       optionUsage(name, spec),
@@ -140,16 +224,14 @@ export function renderHelp(definition: CommandDefinition, usagePrefix: string): 
   });
   rows.push(['--json', 'Print exactly one JSON result document on stdout; progress goes to stderr.']);
   rows.push(['-h, --help', 'Show this help.']);
-  const width = Math.max(...rows.map(([left]) => left.length));
-  for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
-  for (const p of definition.positionals ?? []) lines.push(`  ${p.name.padEnd(width)}  ${p.description}`);
-  if (definition.errorCodes && Object.keys(definition.errorCodes).length > 0) {
-    lines.push('', 'Error codes:');
-    const codeWidth = Math.max(...Object.keys(definition.errorCodes).map((c) => c.length));
-    for (const [code, meaning] of Object.entries(definition.errorCodes)) {
-      lines.push(`  ${code.padEnd(codeWidth)}  ${meaning}`);
-    }
-  }
-  lines.push('', 'Exit status: 0 success, 1 failure, 2 usage error.');
+  for (const p of positionalSpecs) rows.push([p.name, p.description]);
+  if (positionalSpecs.length > 0)
+    rows.push(['--', 'End the options: every word after it is taken as it is.']);
+  lines.push(...renderTable(rows));
+  const codes = { ...definition.errorCodes };
+  for (const [code, meaning] of Object.entries(RUNTIME_CODES))
+    if (!Object.hasOwn(codes, code)) codes[code] = meaning;
+  lines.push('', 'Error codes:', ...renderTable(Object.entries(codes)));
+  lines.push('', 'Exit status: 0 success, 1 failure, 2 usage error, 130 interrupted (Ctrl-C).');
   return `${lines.join('\n')}\n`;
 }

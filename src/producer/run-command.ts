@@ -2,7 +2,7 @@ import { fail } from '../contract/builders.js';
 import { ensureResult } from '../contract/ensure-result.js';
 import type { ResultContract } from '../contract/types.js';
 import { parseArguments } from './parse-arguments.js';
-import { renderHelp, renderResult, styleFor } from './render.js';
+import { type HelpEntry, renderHelp, renderResult, renderUsageError, styleFor } from './render.js';
 import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
 
 /** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
@@ -12,6 +12,8 @@ export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as co
 export interface RunOptions {
   /** Usage prefix for help text, such as `verdict tool findFiles`. Default: the command's name. */
   usage?: string;
+  /** Subcommands listed in the help, for a command that also has some (`verdict tool`, `verdict mcp`). */
+  subcommands?: readonly HelpEntry[];
 }
 
 const INTERRUPTED = Symbol('interrupted');
@@ -36,6 +38,21 @@ export function emitResult(result: unknown, io: CommandIo, json: boolean): void 
   io.stdout.write(formatResult(result, io, json));
 }
 
+/**
+ * Reports a usage error and returns its exit status (2). With `--json`, the contract document goes to stdout
+ * as the transport profile requires; for people, the message and a pointer to the help go to stderr.
+ */
+export function reportUsageError(
+  result: ResultContract,
+  io: CommandIo,
+  json: boolean,
+  usage: string,
+): number {
+  if (json) emitResult(result, io, true);
+  else io.stderr.write(renderUsageError(result, usage, styleFor(io.stderr, io.env)));
+  return EXIT.usage;
+}
+
 /** Adds the `meta` members the transport profile promises: command, duration and schema version. */
 export function withMeta(result: ResultContract, command: string, durationMs: number): ResultContract {
   const meta = { ...result.meta, command, duration_ms: Math.max(0, durationMs), schema_version: 1 as const };
@@ -55,22 +72,20 @@ export async function runCommand<O extends OptionSpecs>(
   options: RunOptions = {},
 ): Promise<number> {
   const started = io.now();
+  const usage = options.usage ?? definition.name;
   const parsed = parseArguments(argv, definition.options, definition.positionals);
   const json = parsed.json;
   if (parsed.help) {
-    io.stdout.write(renderHelp(definition as unknown as CommandDefinition, options.usage ?? definition.name));
+    io.stdout.write(renderHelp(definition, usage, options.subcommands));
     return EXIT.success;
   }
   if (!parsed.ok) {
-    const usage = fail(`Invalid arguments for ${definition.name}: ${parsed.message}`, {
+    const result = fail(`Invalid arguments for ${definition.name}: ${parsed.message}`, {
       error: parsed.message,
       error_code: 'invalid_arguments',
-      details: { usage: `Run ${options.usage ?? definition.name} --help for the options.` },
+      details: { usage: `Run ${usage} --help for the options.` },
     });
-    const final = withMeta(usage, definition.name, io.now() - started);
-    emitResult(final, io, json);
-    if (!json) io.stderr.write(`Run ${options.usage ?? definition.name} --help for the options.\n`);
-    return EXIT.usage;
+    return reportUsageError(withMeta(result, definition.name, io.now() - started), io, json, usage);
   }
 
   const controller = new AbortController();
@@ -144,6 +159,9 @@ export async function runCommand<O extends OptionSpecs>(
     });
     text = formatResult(withMeta(unwritable, definition.name, io.now() - started), io, json);
   }
+  // A usage error the command found itself is reported as the parser's are: on stderr for people.
+  if (status === EXIT.usage && !json && product === undefined)
+    return reportUsageError(final, io, false, usage);
   io.stdout.write(text);
   return status;
 }

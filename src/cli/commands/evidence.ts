@@ -1,5 +1,5 @@
 import type { ResultContract } from '../../contract/types.js';
-import { EVIDENCE_PROFILES, type EvidenceProfile, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
+import { EVIDENCE_PROFILES, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
 import { produceReceipt } from '../../evidence/produce-receipt.js';
 import { defineCommand } from '../../producer/define-command.js';
 
@@ -37,7 +37,7 @@ export const evidenceCommand = defineCommand({
   errorCodes: { ...RECEIPT_ERROR_CODES, invalid_arguments: 'The command line is wrong.' },
   run({ options }, ctx) {
     return produceReceipt({
-      profile: options.profile as EvidenceProfile,
+      profile: options.profile,
       success: options.success,
       failure: options.failure,
       toolDefinition: options['tool-definition'],

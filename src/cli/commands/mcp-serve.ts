@@ -3,8 +3,8 @@ import { fail } from '../../contract/builders.js';
 import { createVerdictServer } from '../../mcp/server/create-verdict-server.js';
 import { serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
-import { EXIT, emitResult, withMeta } from '../../producer/run-command.js';
-import type { CommandDefinition, CommandIo } from '../../producer/types.js';
+import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
+import type { CommandIo } from '../../producer/types.js';
 import { VERSION } from '../version.js';
 
 const USAGE = [
@@ -55,10 +55,9 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo): Promi
       error_code: 'invalid_arguments',
       details: { usage: 'Run verdict mcp serve --help for the options.' },
     });
-    emitResult(withMeta(result, 'mcp serve', 0), io, parsed.json);
-    return EXIT.usage;
+    return reportUsageError(withMeta(result, 'mcp serve', 0), io, parsed.json, 'verdict mcp serve');
   }
-  const commands = REFERENCE_COMMANDS as unknown as readonly CommandDefinition[];
+  const commands = REFERENCE_COMMANDS;
   try {
     await serveMcp({
       factory: () =>

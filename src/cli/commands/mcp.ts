@@ -2,12 +2,13 @@ import { fail } from '../../contract/builders.js';
 import type { ResultContract } from '../../contract/types.js';
 import { readJson } from '../../json/read-json.js';
 import type { ReadError } from '../../json/types.js';
-import { DEFAULT_MCP_REVISION, MCP_REVISIONS, type McpRevision } from '../../mcp/codes.js';
+import { DEFAULT_MCP_REVISION, MCP_REVISIONS } from '../../mcp/codes.js';
 import { MCP_PROFILE_VIOLATION, toMcpReportResult } from '../../mcp/to-mcp-report-result.js';
 import { type ValidateMcpOptions, validateMcpResult } from '../../mcp/validate-mcp-result.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { inputLabel, readInput } from '../../producer/read-input.js';
 import type { CommandIo } from '../../producer/types.js';
+import type { SubcommandGroup } from '../subcommands.js';
 
 type Read =
   | { ok: true; value: unknown; read: Extract<ReturnType<typeof readJson>, { ok: true }> }
@@ -66,7 +67,7 @@ export const mcpCommand = defineCommand({
     const document = await readDocument(file, ctx.io);
     if (!document.ok) return unreadable(file, 'tool result', document.error);
     const validateOptions: ValidateMcpOptions = {
-      revision: options['spec-version'] as McpRevision,
+      revision: options['spec-version'],
       duplicates: document.read.duplicates,
       readWarnings: document.read.warnings,
     };
@@ -84,3 +85,17 @@ export const mcpCommand = defineCommand({
     };
   },
 });
+
+/** `verdict mcp`: checks a tool result, or with `serve` runs the MCP server (which has no result to print). */
+export const mcpGroup: SubcommandGroup = {
+  description: mcpCommand.description,
+  noun: 'command',
+  fallback: mcpCommand,
+  subcommands: [
+    {
+      name: 'serve',
+      summary: 'Serve the reference commands and the validators as MCP tools (stdio or Streamable HTTP).',
+      load: async () => ({ handler: (await import('./mcp-serve.js')).runMcpServe }),
+    },
+  ],
+};

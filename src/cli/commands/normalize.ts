@@ -2,7 +2,6 @@ import { fail, ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { readInput } from '../../producer/read-input.js';
 import {
-  isUnifiedFormat,
   normalizeResponse,
   normalizeStream,
   readHeaderLines,
@@ -76,12 +75,6 @@ export const normalizeCommand = defineCommand({
   async run({ options, positionals }, ctx) {
     const file = positionals[0] ?? '-';
     const format = options.format;
-    // The parser checks choices; this narrows the type for the normalizers.
-    if (!isUnifiedFormat(format))
-      return usageError(
-        `Unknown format ${format}.`,
-        `--format must be one of ${UNIFIED_FORMATS.join(', ')}.`,
-      );
     if (options.stream && !STREAM_FORMATS.includes(format)) {
       return usageError(
         `${format} has no streaming form.`,

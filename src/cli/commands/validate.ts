@@ -68,10 +68,6 @@ const CONTRACTS: { result: ContractCheck; unified: ContractCheck } = {
 /** A contract name `verdict validate --contract` accepts. */
 export type ContractName = keyof typeof CONTRACTS;
 
-function contractNamed(name: string): ContractCheck {
-  return name === 'unified' ? CONTRACTS.unified : CONTRACTS.result;
-}
-
 /** Reads and validates one input. */
 export async function validateInput(
   file: string,
@@ -81,7 +77,7 @@ export async function validateInput(
 ): Promise<InputVerdict> {
   const input = await readInput(file, io, maxBytes === undefined ? {} : { maxBytes });
   if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
-  const report = contractNamed(contract).check(input.bytes, maxBytes);
+  const report = CONTRACTS[contract].check(input.bytes, maxBytes);
   if (report.readError)
     return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
@@ -136,7 +132,7 @@ export const validateCommand = defineCommand({
         error_code: 'invalid_arguments',
       });
     }
-    const contract = contractNamed(options.contract);
+    const contract = CONTRACTS[options.contract];
     if (options.jsonl && options.contract !== 'result') {
       return fail('--jsonl checks QZX Result Contract v1 only.', {
         error: `--jsonl cannot be combined with --contract ${options.contract}.`,
@@ -155,7 +151,7 @@ export const validateCommand = defineCommand({
 
     const inputs: InputVerdict[] = [];
     for (const file of files)
-      inputs.push(await validateInput(file, ctx.io, options['max-bytes'], options.contract as ContractName));
+      inputs.push(await validateInput(file, ctx.io, options['max-bytes'], options.contract));
     const warnings = inputs.flatMap((input) =>
       input.warnings.map((w) => `${inputLabel(input.file)}: ${w.code}: ${w.message}`),
     );
