@@ -30,9 +30,12 @@ export type {
   ParsedOptions,
   PositionalSpec,
   ReadInputOptions,
+  RecordsOptions,
+  RenderContext,
   RunExternalOptions,
   RunOptions,
   Style,
+  TableOptions,
 } from './producer/index.js';
 export {
   defineCommand,
@@ -45,7 +48,9 @@ export {
   readInput,
   readStream,
   renderHelp,
+  renderRecords,
   renderResult,
+  renderTable,
   runCommand,
   runExternal,
   styleFor,

@@ -186,7 +186,7 @@ const ESCAPES: Record<number, string> = {
 };
 
 /** Index after the closing quote of the string literal opening at `i`, or `-(bad index) - 1`. */
-function scanString(text: string, i: number): number {
+export function scanString(text: string, i: number): number {
   const n = text.length;
   for (let j = i + 1; j < n; j++) {
     const c = text.charCodeAt(j);

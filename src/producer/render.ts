@@ -1,19 +1,7 @@
 import type { ResultContract } from '../contract/types.js';
-import type { CommandDefinition, CommandIo, OptionSpec, OutputStream } from './types.js';
+import type { CommandIo, OutputStream, RenderContext, Style } from './types.js';
 
-/** ANSI styles, or none: the colours a rendering may use. */
-export interface Style {
-  /** Green text for success. */
-  ok(text: string): string;
-  /** Red text for failure. */
-  bad(text: string): string;
-  /** Yellow text for warnings. */
-  warn(text: string): string;
-  /** Dim text for secondary facts. */
-  dim(text: string): string;
-  /** Bold text for headings. */
-  bold(text: string): string;
-}
+export type { Style } from './types.js';
 
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const plain = (text: string) => text;
@@ -25,101 +13,18 @@ export function styleFor(stream: OutputStream, env: CommandIo['env']): Style {
   return { ok: wrap(32, 39), bad: wrap(31, 39), warn: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
-const CORE = new Set(['success', 'message', 'error', 'error_code', 'details', 'warnings', 'meta']);
-const MAX_VALUE_CHARS = 300;
+/** Line width for people when stdout is not a terminal (a file, a pipe, a CI log) and `COLUMNS` is not set. */
+export const DEFAULT_WIDTH = 120;
 
-function short(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === undefined) return String(value);
-  return text.length > MAX_VALUE_CHARS
-    ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} characters)`
-    : text;
+/** The width to fit: the terminal's, else `COLUMNS`, else {@link DEFAULT_WIDTH}; never below 40. */
+export function widthFor(stream: OutputStream, env: CommandIo['env']): number {
+  const columns = stream.isTTY === true && stream.columns ? stream.columns : Number(env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? Math.max(40, columns) : DEFAULT_WIDTH;
 }
 
-interface ListedViolation {
-  code?: unknown;
-  path?: unknown;
-  message?: unknown;
-}
-
-function violationLines(list: unknown, style: Style, indent: string): string[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((item: ListedViolation | string) => {
-    if (typeof item === 'string') return `${indent}${style.bad('✖')} ${item}`;
-    const where = typeof item.path === 'string' && item.path !== '' ? item.path : '(root)';
-    return `${indent}${style.bad('✖')} ${String(item.code)} ${style.dim(`at ${where}`)}: ${String(item.message)}`;
-  });
-}
-
-function itemLines(item: Record<string, unknown>, style: Style): string[] {
-  // A suite case passes when it got its expected verdict (`passed`), even when that verdict is "not conformant".
-  const good = typeof item.passed === 'boolean' ? item.passed : item.conformant === true;
-  const mark = good ? style.ok('✔') : style.bad('✖');
-  const name = [item.name, item.file].filter((part) => typeof part === 'string').join(': ');
-  const lines = [`  ${mark} ${name}`, ...violationLines(item.violations, style, '      ')];
-  const readError = item.read_error as { reason?: unknown; message?: unknown } | undefined;
-  if (readError) {
-    lines.push(`      ${style.bad('unreadable:')} ${String(readError.reason)}: ${String(readError.message)}`);
-  }
-  const warnings = Array.isArray(item.warnings) ? (item.warnings as unknown[]) : [];
-  for (const warning of warnings) {
-    const text =
-      typeof warning === 'string'
-        ? warning
-        : `${String((warning as ListedViolation).code)}: ${String((warning as ListedViolation).message)}`;
-    lines.push(`      ${style.warn('!')} ${text}`);
-  }
-  return lines;
-}
-
-/**
- * Renders a result for a person: the outcome and message, the failure, key evidence, violations and
- * warnings. The `--json` document is the machine's view; this is only a reading aid.
- */
-export function renderResult(result: ResultContract, style: Style): string {
-  const lines: string[] = [];
-  const record = result as unknown as Record<string, unknown>;
-  lines.push(result.success ? `${style.ok('✔')} ${result.message}` : `${style.bad('✖')} ${result.message}`);
-  if (!result.success) {
-    const code = result.error_code === undefined ? '' : style.dim(` [${result.error_code}]`);
-    if (result.error !== undefined) lines.push(`  ${style.bad('error:')} ${result.error}${code}`);
-    else lines.push(`  ${style.bad('error code:')} ${result.error_code}`);
-  }
-  for (const [key, value] of Object.entries(record)) {
-    if (CORE.has(key) || value === undefined) continue;
-    lines.push(`  ${style.bold(`${key}:`)} ${short(value)}`);
-  }
-  const details = result.details;
-  if (details !== undefined) {
-    for (const [key, value] of Object.entries(details)) {
-      if (key === 'violations' || key === 'contract') continue;
-      // Per-item verdicts (validate's inputs, a receipt's cases) read better as a list than as JSON.
-      if ((key === 'inputs' || key === 'cases') && Array.isArray(value)) {
-        for (const item of value as Record<string, unknown>[]) lines.push(...itemLines(item, style));
-        continue;
-      }
-      lines.push(`  ${style.dim(`${key}:`)} ${short(value)}`);
-    }
-    lines.push(...violationLines(details.violations, style, '  '));
-  }
-  for (const warning of result.warnings ?? []) lines.push(`  ${style.warn('!')} ${warning}`);
-  return `${lines.join('\n')}\n`;
-}
-
-/** A named entry of a help list: a subcommand and its summary. */
-export interface HelpEntry {
-  /** The word that selects it. */
-  name: string;
-  /** One line saying what it does. */
-  summary: string;
-}
-
-/** Options of {@link renderTable}. */
-export interface TableOptions {
-  /** Text before every line. Default: two spaces. */
-  indent?: string;
-  /** Widest line allowed, in characters; the last column is cut with `…` to fit. Default: no limit. */
-  width?: number;
+/** A rendering context with no recorded places, for renderers used outside `runCommand`. */
+export function renderContextFor(stream: OutputStream, env: CommandIo['env']): RenderContext {
+  return { style: styleFor(stream, env), width: widthFor(stream, env), placeOf: () => undefined };
 }
 
 /** Number of characters (code points) a text takes, which is its width for the scripts verdict prints. */
@@ -130,108 +35,274 @@ function widthOf(text: string): number {
 }
 
 /** `text` cut to `width` characters, ending in `…` when it was cut. */
-function truncate(text: string, width: number): string {
+export function truncate(text: string, width: number): string {
   if (widthOf(text) <= width) return text;
   return `${Array.from(text)
     .slice(0, Math.max(0, width - 1))
     .join('')}…`;
 }
 
+/** Options of {@link renderTable}. */
+export interface TableOptions {
+  /** Text before every line. Default: two spaces. */
+  indent?: string;
+  /** Widest line allowed, in characters: columns are cut with `…`, the last first, to fit. Default: none. */
+  width?: number;
+  /** Columns whose cells are aligned to the right (numbers), by index. */
+  alignRight?: readonly number[];
+  /** A heading row, styled with `heading` and never cut shorter than its words. */
+  header?: readonly string[];
+  /** Style of the heading row. */
+  heading?: (text: string) => string;
+}
+
 /**
- * Lays rows out as aligned columns separated by two spaces. The last column is not padded and, with a
- * `width`, is cut to fit it (a column never shrinks below a few characters).
+ * Narrows columns until `widths` add up to at most `room`: the last column first (the widest by the order
+ * {@link renderRecords} chooses), then the ones before it, none below its floor.
+ */
+function shrinkToFit(widths: readonly number[], room: number, floors: readonly number[]): number[] {
+  const out = [...widths];
+  let excess = out.reduce((sum, w) => sum + w, 0) - room;
+  for (let k = out.length - 1; k >= 0 && excess > 0; k--) {
+    const cut = Math.min(excess, Math.max(0, (out[k] ?? 0) - (floors[k] ?? 0)));
+    out[k] = (out[k] ?? 0) - cut;
+    excess -= cut;
+  }
+  return out;
+}
+
+/**
+ * Lays rows out as aligned columns separated by two spaces. With a `width`, columns are cut (with `…`), the
+ * last first, until every line fits; the last column is never padded.
  */
 export function renderTable(rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
   const indent = options.indent ?? '  ';
-  const columns = Math.max(0, ...rows.map((row) => row.length));
-  const widths = Array.from({ length: columns }, (_, column) =>
-    Math.max(0, ...rows.map((row) => (column < row.length - 1 ? widthOf(row[column] ?? '') : 0))),
+  const header = options.header;
+  const all = header === undefined ? rows : [header, ...rows];
+  const columns = Math.max(0, ...all.map((row) => row.length));
+  const natural = Array.from({ length: columns }, (_, column) =>
+    Math.max(0, ...all.map((row) => widthOf(row[column] ?? ''))),
   );
-  return rows.map((row) => {
-    const cells = row.map((cell, column) =>
-      column < row.length - 1 ? cell + ' '.repeat((widths[column] ?? 0) - widthOf(cell)) : cell,
-    );
-    const line = `${indent}${cells.join('  ')}`;
-    return options.width === undefined ? line.trimEnd() : truncate(line, Math.max(options.width, 20)).trimEnd();
-  });
+  const floors = natural.map((w, column) => Math.min(w, Math.max(8, widthOf(header?.[column] ?? ''))));
+  const room = options.width === undefined ? Number.POSITIVE_INFINITY : options.width - indent.length;
+  const widths = shrinkToFit(natural, room - 2 * Math.max(0, columns - 1), floors);
+  const right = new Set(options.alignRight ?? []);
+  const line = (row: readonly string[], style: (text: string) => string) =>
+    `${indent}${row
+      .map((cell, column) => {
+        const width = widths[column] ?? 0;
+        const text = truncate(cell, width);
+        const pad = ' '.repeat(Math.max(0, width - widthOf(text)));
+        if (right.has(column)) return pad + text;
+        return column === row.length - 1 ? text : text + pad;
+      })
+      .map(style)
+      .join('  ')}`.trimEnd();
+  const lines = rows.map((row) => line(row, plain));
+  if (header !== undefined) lines.unshift(line(header, options.heading ?? plain));
+  return lines;
 }
 
-/** A usage error for people: what is wrong, then where the help is. */
-export function renderUsageError(result: ResultContract, usage: string, style: Style): string {
-  const lines = [`${style.bad(`${usage}:`)} ${result.message}`];
-  if (!result.success && result.error !== undefined && !result.message.includes(result.error)) {
-    lines.push(`  ${result.error}`);
+/** A plain JSON object (not an array, not null). */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One cell or one-line value: strings as they are, lists of scalars space-separated, other values as JSON. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item))) {
+    return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(' ');
   }
-  const hint = `Run ${usage} --help for`;
-  if (!result.message.includes(hint)) lines.push(`Run ${usage} --help for the options.`);
-  return `${lines.join('\n')}\n`;
+  return JSON.stringify(value) ?? String(value);
 }
 
-function optionUsage(name: string, spec: OptionSpec): string {
-  const flag = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
-  if (spec.type === 'boolean') return flag;
-  const value = spec.valueName ?? (spec.choices ? spec.choices.join('|') : spec.type.toUpperCase());
-  return `${flag} <${value}>`;
+/** Options of {@link renderRecords}. */
+export interface RecordsOptions {
+  /** The columns to show, in order. Default: every member, in first-seen order, the widest last. */
+  columns?: readonly string[];
+  /** Text before every line. Default: four spaces. */
+  indent?: string;
 }
-
-/** What every command can report besides its own codes: the runtime adds these. */
-const RUNTIME_CODES: Readonly<Record<string, string>> = {
-  invalid_arguments: 'The command line is wrong (exit 2).',
-  interrupted: 'The run was interrupted (Ctrl-C); exit 130.',
-  unexpected_error: 'The command failed in a way it does not describe (a bug); exit 1.',
-};
 
 /**
- * The `--help` text of a command, generated from its definition so it cannot drift from what is parsed: the
- * choices listed are the ones the parser accepts, and the error codes are the command's own plus the
- * runtime's.
+ * An array of records as a table with a heading row: numbers aligned right, the table cut to the width. By
+ * default the widest column goes last, so what is cut first is the long text, not the short facts.
  */
-export function renderHelp(
-  definition: CommandDefinition,
-  usagePrefix: string,
-  subcommands: readonly HelpEntry[] = [],
-): string {
-  const positionalSpecs = definition.positionals ?? [];
-  const positionals = positionalSpecs
-    .map((p) => {
-      const name = p.variadic ? `${p.name}…` : p.name;
-      return p.required ? name : `[${name}]`;
-    })
-    .join(' ');
-  const lines = [
-    `Usage: ${usagePrefix} [options]${positionals ? ` [--] ${positionals}` : ''}`,
-    '',
-    definition.description,
-    '',
-  ];
-  if (subcommands.length > 0) {
-    lines.push('Commands:', ...renderTable(subcommands.map((entry) => [entry.name, entry.summary])), '');
+export function renderRecords(
+  records: readonly Record<string, unknown>[],
+  context: RenderContext,
+  options: RecordsOptions = {},
+): string[] {
+  let columns = options.columns;
+  if (columns === undefined) {
+    const seen: string[] = [];
+    for (const record of records)
+      for (const key of Object.keys(record)) if (!seen.includes(key)) seen.push(key);
+    const widest = (key: string) => Math.max(...records.map((record) => widthOf(formatValue(record[key]))));
+    const last = seen.reduce<string | undefined>(
+      (best, key) => (best === undefined || widest(key) > widest(best) ? key : best),
+      undefined,
+    );
+    columns = last === undefined ? seen : [...seen.filter((key) => key !== last), last];
   }
-  lines.push('Options:');
-  const rows: [string, string][] = Object.entries(definition.options).map(([name, spec]) => {
-    const notes: string[] = [];
-    if (spec.required) notes.push('required');
-    // When the value has a name, the accepted values are listed here instead.
-    if (spec.choices && spec.valueName) notes.push(`one of: ${spec.choices.join(', ')}`);
-    if (spec.default !== undefined) notes.push(`default: ${String(spec.default)}`);
-    if (spec.min !== undefined) notes.push(`at least ${spec.min}`);
-    if (spec.max !== undefined) notes.push(`at most ${spec.max}`);
-    if (spec.multiple) notes.push('repeatable');
-    return [
-      optionUsage(name, spec),
-      notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description,
-    ];
+  const rows = records.map((record) => columns.map((key) => formatValue(record[key])));
+  const alignRight = columns.flatMap((key, index) =>
+    records.some((record) => typeof record[key] === 'number') &&
+    records.every((record) => record[key] === undefined || typeof record[key] === 'number')
+      ? [index]
+      : [],
+  );
+  return renderTable(rows, {
+    indent: options.indent ?? '    ',
+    width: context.width,
+    alignRight,
+    header: columns,
+    heading: context.style.dim,
   });
-  rows.push(['--json', 'Print exactly one JSON result document on stdout; progress goes to stderr.']);
-  rows.push(['-h, --help', 'Show this help.']);
-  for (const p of positionalSpecs) rows.push([p.name, p.description]);
-  if (positionalSpecs.length > 0)
-    rows.push(['--', 'End the options: every word after it is taken as it is.']);
-  lines.push(...renderTable(rows));
-  const codes = { ...definition.errorCodes };
-  for (const [code, meaning] of Object.entries(RUNTIME_CODES))
-    if (!Object.hasOwn(codes, code)) codes[code] = meaning;
-  lines.push('', 'Error codes:', ...renderTable(Object.entries(codes)));
-  lines.push('', 'Exit status: 0 success, 1 failure, 2 usage error, 130 interrupted (Ctrl-C).');
+}
+
+/** Lines of a multi-line text shown to people: at most this many, then how many more there are. */
+export const MAX_TEXT_LINES = 20;
+
+/** The lines of one member `key: value` for people, nested objects indented, arrays of records as tables. */
+export function renderMember(
+  key: string,
+  value: unknown,
+  context: RenderContext,
+  indent = '  ',
+  columns?: readonly string[],
+): string[] {
+  const label = context.style.dim(`${key}:`);
+  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+    const heading = `${indent}${context.style.dim(`${key} (${value.length}):`)}`;
+    const options = columns === undefined ? { indent: `${indent}  ` } : { indent: `${indent}  `, columns };
+    return [heading, ...renderRecords(value, context, options)];
+  }
+  if (Array.isArray(value) && value.length === 0) return [`${indent}${label} ${context.style.dim('(none)')}`];
+  if (isRecord(value) && Object.keys(value).length > 0 && indent.length < 6) {
+    return [
+      `${indent}${label}`,
+      ...Object.entries(value).flatMap(([inner, member]) =>
+        member === undefined ? [] : renderMember(inner, member, context, `${indent}  `),
+      ),
+    ];
+  }
+  if (typeof value === 'string' && value.includes('\n')) {
+    const lines = value.replace(/\n$/, '').split('\n');
+    const shown = lines.slice(0, MAX_TEXT_LINES).map((line) => `${indent}  ${line}`);
+    if (lines.length > MAX_TEXT_LINES) {
+      shown.push(`${indent}  ${context.style.dim(`… ${lines.length - MAX_TEXT_LINES} more lines`)}`);
+    }
+    return [`${indent}${label}`, ...shown];
+  }
+  const text = formatValue(value);
+  // Long JSON is cut to the width; a long string (a path, a digest) is shown whole.
+  const fitted = typeof value === 'string' ? text : truncate(text, context.width - widthOf(indent + key) - 2);
+  return [`${indent}${label} ${fitted}`];
+}
+
+/** The first line of a result: a mark and the message, with the error code of a failure. */
+export function renderHeadline(result: ResultContract, style: Style): string {
+  if (result.success) return `${style.ok('✔')} ${result.message}`;
+  const code = result.error_code === undefined ? '' : ` ${style.dim(`[${result.error_code}]`)}`;
+  return `${style.bad('✖')} ${result.message}${code}`;
+}
+
+/** The `error` line of a failure, unless the message already says it. */
+export function renderErrorLine(result: ResultContract, style: Style): string[] {
+  if (result.success || result.error === undefined || result.message.includes(result.error)) return [];
+  return [`  ${style.bad('error:')} ${result.error}`];
+}
+
+/** The result's warnings, one line each. */
+export function renderWarnings(
+  warnings: readonly unknown[] | undefined,
+  style: Style,
+  indent = '  ',
+): string[] {
+  return (warnings ?? []).map((warning) => `${indent}${style.warn('!')} ${formatValue(warning)}`);
+}
+
+const CORE = new Set(['success', 'message', 'error', 'error_code', 'details', 'warnings', 'meta']);
+
+/** One violation as `{ code, path, message }`, the shape the contract's validators report. */
+interface ListedViolation {
+  code: unknown;
+  path: unknown;
+  message: unknown;
+}
+
+function isViolation(value: unknown): value is ListedViolation {
+  return isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string';
+}
+
+/** Violations as `code at path: message` lines (a string violation is shown as it is). */
+export function renderViolations(list: readonly unknown[], style: Style, indent = '  '): string[] {
+  return list.map((item) => {
+    if (!isViolation(item)) return `${indent}${style.bad('✖')} ${formatValue(item)}`;
+    const where = typeof item.path === 'string' && item.path !== '' ? item.path : '(root)';
+    return `${indent}${style.bad('✖')} ${String(item.code)} ${style.dim(`at ${where}`)}: ${String(item.message)}`;
+  });
+}
+
+/** How {@link renderResult} may be tailored by a command that keeps the default layout. */
+export interface RenderResultOptions {
+  /** For members that are arrays of records: the columns of their table, by member name. */
+  columns?: Readonly<Record<string, readonly string[]>>;
+  /** Members (of the result or of `details`) not shown. */
+  omit?: readonly string[];
+}
+
+/**
+ * The default rendering of a result for a person: the outcome and message, the error when the message does
+ * not already say it, every domain member (nested objects indented, arrays of records as tables fitted to the
+ * width), violations and warnings. Commands with their own evidence give a `render` of their own; the
+ * `--json` document is the machine's view, this is only a reading aid.
+ */
+export function renderResult(
+  result: ResultContract,
+  context: RenderContext | Style,
+  options: RenderResultOptions = {},
+): string {
+  const ctx: RenderContext =
+    'style' in context ? context : { style: context, width: DEFAULT_WIDTH, placeOf: () => undefined };
+  const { style } = ctx;
+  const lines = [renderHeadline(result, style)];
+  const violations = Array.isArray(result.details?.violations) ? result.details.violations : [];
+  // A failure that lists its violations says its error there: it is not repeated above the list.
+  if (violations.length === 0) lines.push(...renderErrorLine(result, style));
+  const omit = new Set(options.omit);
+  const members = [
+    ...Object.entries(result).filter(([key]) => !CORE.has(key)),
+    ...Object.entries(result.details ?? {}).filter(([key]) => key !== 'violations'),
+  ];
+  for (const [key, value] of members) {
+    if (omit.has(key) || value === undefined) continue;
+    lines.push(...renderMember(key, value, ctx, '  ', options.columns?.[key]));
+  }
+  lines.push(...renderViolations(violations, style));
+  lines.push(...renderWarnings(result.warnings, style));
   return `${lines.join('\n')}\n`;
+}
+
+/** One checked item of a list for people: whether it passed, what it is, and what to say about it. */
+export interface ChecklistItem {
+  /** True when the item got what it should. */
+  passed: boolean;
+  /** What was checked (a file, a case). */
+  label: string;
+  /** A short remark after the label. */
+  note?: string;
+  /** Lines under the item (its violations), indented. */
+  lines?: readonly string[];
+}
+
+/** A list of checked items, `✔ label  note` or `✖ label  note`, each followed by its own lines. */
+export function renderChecklist(items: readonly ChecklistItem[], style: Style, indent = ''): string[] {
+  return items.flatMap((item) => [
+    `${indent}${item.passed ? style.ok('✔') : style.bad('✖')} ${item.label}${item.note ? `  ${style.dim(item.note)}` : ''}`,
+    ...(item.lines ?? []).map((line) => `${indent}    ${line}`),
+  ]);
 }

@@ -1,9 +1,11 @@
 import { fail } from '../contract/builders.js';
 import { ensureResult } from '../contract/ensure-result.js';
 import type { ResultContract } from '../contract/types.js';
+import type { TextPosition } from '../json/locate.js';
 import { parseArguments } from './parse-arguments.js';
-import { type HelpEntry, renderHelp, renderResult, renderUsageError, styleFor } from './render.js';
-import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
+import { renderContextFor, renderResult, styleFor } from './render.js';
+import { type HelpEntry, renderHelp, renderUsageError } from './render-help.js';
+import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs, RenderContext } from './types.js';
 
 /** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
 export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as const;
@@ -27,14 +29,18 @@ export function describeThrown(thrown: unknown): string {
 }
 
 /** The text of one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
-function formatResult(result: unknown, io: CommandIo, json: boolean): string {
-  return json
-    ? `${JSON.stringify(result, null, 2)}\n`
-    : renderResult(result as ResultContract, styleFor(io.stdout, io.env));
+function formatResult(
+  result: ResultContract,
+  io: CommandIo,
+  json: boolean,
+  render: (result: ResultContract, context: RenderContext) => string = renderResult,
+  context: RenderContext = renderContextFor(io.stdout, io.env),
+): string {
+  return json ? `${JSON.stringify(result, null, 2)}\n` : render(result, context);
 }
 
 /** Prints one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
-export function emitResult(result: unknown, io: CommandIo, json: boolean): void {
+export function emitResult(result: ResultContract, io: CommandIo, json: boolean): void {
   io.stdout.write(formatResult(result, io, json));
 }
 
@@ -96,13 +102,27 @@ export async function runCommand<O extends OptionSpecs>(
     if (controller.signal.aborted) resolve(INTERRUPTED);
     controller.signal.addEventListener('abort', () => resolve(INTERRUPTED), { once: true });
   });
+  // Places in the inputs' texts, recorded for the rendering only (never in --json mode, never in the document).
+  const places = new Map<string, Map<string, TextPosition>>();
   const ctx: CommandContext = {
     progress: (message) => io.stderr.write(`${message}\n`),
     log: (message) => io.stderr.write(`${message}\n`),
     signal: controller.signal,
     io,
     json,
+    place(file, pointer, position) {
+      if (json) return;
+      const byPointer = places.get(file) ?? new Map<string, TextPosition>();
+      byPointer.set(pointer, position);
+      places.set(file, byPointer);
+    },
   };
+  const renderContext: RenderContext = {
+    ...renderContextFor(io.stdout, io.env),
+    placeOf: (file, pointer) => places.get(file)?.get(pointer),
+  };
+  const render = definition.render?.bind(definition) ?? renderResult;
+  const format = (result: ResultContract) => formatResult(result, io, json, render, renderContext);
 
   let outcome: unknown;
   try {
@@ -149,7 +169,7 @@ export async function runCommand<O extends OptionSpecs>(
   }
   let text: string;
   try {
-    text = product !== undefined ? `${JSON.stringify(product, null, 2)}\n` : formatResult(final, io, json);
+    text = product !== undefined ? `${JSON.stringify(product, null, 2)}\n` : format(final);
   } catch (thrown) {
     // A conforming result can still hold what JSON cannot (a BigInt, a cycle, a throwing toJSON).
     status = EXIT.failure;
