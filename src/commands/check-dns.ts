@@ -34,7 +34,7 @@ const options = {
   server: {
     type: 'string',
     description: 'DNS server as an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53).',
-    valueName: 'HOST[:PORT]',
+    valueName: 'IP[:PORT]',
   },
   timeout: {
     type: 'number',

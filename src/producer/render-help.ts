@@ -76,7 +76,9 @@ export function renderHelp(
       notes.length > 0 ? `${spec.description} (${notes.join('; ')})` : spec.description,
     ];
   });
-  rows.push(['--json', 'Print exactly one JSON result document on stdout; progress goes to stderr.']);
+  // A command whose product is another document (an envelope, a receipt) says so in its description.
+  const document = definition.product ? 'JSON document (see above)' : 'JSON result document';
+  rows.push(['--json', `Print exactly one ${document} on stdout; progress goes to stderr.`]);
   rows.push(['-h, --help', 'Show this help.']);
   for (const p of positionalSpecs) rows.push([p.name, p.description]);
   if (positionalSpecs.length > 0)

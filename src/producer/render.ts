@@ -210,9 +210,11 @@ export function renderHeadline(result: ResultContract, style: Style): string {
   return `${style.bad('✖')} ${result.message}${code}`;
 }
 
-/** The `error` line of a failure, unless the message already says it. */
+/** The `error` line of a failure, unless the message already says it (whatever the case and final stop). */
 export function renderErrorLine(result: ResultContract, style: Style): string[] {
-  if (result.success || result.error === undefined || result.message.includes(result.error)) return [];
+  if (result.success || result.error === undefined) return [];
+  const said = result.error.replace(/\.$/, '').toLowerCase();
+  if (result.message.toLowerCase().includes(said)) return [];
   return [`  ${style.bad('error:')} ${result.error}`];
 }
 

@@ -1,6 +1,7 @@
 import { REFERENCE_COMMANDS } from '../../commands/index.js';
 import { ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
+import { renderResult } from '../../producer/render.js';
 import type { SubcommandGroup } from '../subcommands.js';
 
 /** `verdict tool --list`: names every reference command with its options and error codes. */
@@ -28,6 +29,9 @@ export const toolListCommand = defineCommand({
       },
     },
   },
+  // For people: name and what it does; `verdict tool NAME --help` has the options and codes.
+  render: (result, context) =>
+    `${renderResult(result, context, { columns: { tools: ['name', 'description'] } }).trimEnd()}\n  ${context.style.dim('verdict tool NAME --help shows the options and error codes of one.')}\n`,
   run() {
     const tools = REFERENCE_COMMANDS.map((command) => ({
       name: command.name,
