@@ -90,17 +90,9 @@ export function parseArguments(
   let json = false;
   let help = false;
   let error: string | undefined;
-  const noteGlobal = (word: string | undefined) => {
-    if (word === '--json') json = true;
-    else if (word === '--help' || word === '-h') help = true;
-  };
 
+  /** Records one option; returns why it is a usage error, if it is one. */
   const take = (token: OptionToken): string | undefined => {
-    if (token.name === 'json' || token.name === 'help') {
-      if (token.name === 'json') json = true;
-      else help = true;
-      return undefined;
-    }
     const short = !token.rawName.startsWith('--');
     const spec = Object.hasOwn(specs, token.name) ? specs[token.name] : undefined;
     if (spec === undefined || (short && spec.short !== token.rawName.slice(1))) {
@@ -117,7 +109,8 @@ export function parseArguments(
     // parseArgs takes the next word as the value even when it is another option: that is a missing value.
     const raw = token.value;
     if (raw === undefined || (token.inlineValue === false && raw.startsWith('--') && raw.length > 2)) {
-      noteGlobal(raw);
+      json ||= raw === '--json';
+      help ||= raw === '--help';
       return `--${name} needs a value.`;
     }
     const converted = convert(name, spec, raw);
@@ -134,14 +127,14 @@ export function parseArguments(
     return undefined;
   };
 
-  // Every word after `--` comes back as a positional token.
+  // Every word after `--` comes back as a positional token. After the first problem only --json and --help
+  // still count, so the usage error obeys them.
   for (const token of tokens) {
-    if (token.kind === 'option-terminator') continue;
     if (token.kind === 'positional') positionals.push(token.value);
-    // After the first problem, only --json and --help still count: the usage error obeys them.
-    else if (error === undefined) error = take(token);
+    else if (token.kind !== 'option') continue;
     else if (token.name === 'json') json = true;
     else if (token.name === 'help') help = true;
+    else error ??= take(token);
   }
   if (error !== undefined) return { ok: false, message: error, json, help };
 

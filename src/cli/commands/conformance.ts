@@ -31,10 +31,12 @@ function caseNote(outcome: SuiteCaseOutcome): string {
 function renderSuite(result: ResultContract, context: RenderContext): string {
   const { style } = context;
   const cases = (result.details?.cases ?? []) as SuiteCaseOutcome[];
+  // Several cases may check one file (with different tool definitions): their ids tell them apart.
+  const shared = new Set(cases.map((c) => c.file).filter((file, i, all) => all.indexOf(file) !== i));
   const lines = renderChecklist(
     cases.map((outcome) => ({
       passed: outcome.passed,
-      label: outcome.file,
+      label: shared.has(outcome.file) ? `${outcome.file} (${outcome.id})` : outcome.file,
       note: caseNote(outcome),
       lines: outcome.passed ? [] : renderViolations(outcome.violations, style, ''),
     })),
