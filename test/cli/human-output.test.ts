@@ -319,6 +319,20 @@ describe('usage errors and global options', () => {
     expect(tool.err).toMatch(/^verdict tool: Unknown tool "nope"\..*\n {2}Known tools: getCurrentDateTime, /);
   });
 
+  test('mcp serve reports its usage errors the same way', async () => {
+    const human = await verdict(['mcp', 'serve', '--http', 'nowhere']);
+    expect(human.status).toBe(2);
+    expect(human.out).toBe('');
+    expect(human.err).toMatch(
+      /^verdict mcp serve: Invalid arguments for verdict mcp serve: --http must be HOST:PORT/,
+    );
+    const json = await verdict(['--json', 'mcp', 'serve', '--http', 'nowhere']);
+    expect(JSON.parse(json.out)).toMatchObject({
+      error_code: 'invalid_arguments',
+      meta: { command: 'mcp serve' },
+    });
+  });
+
   test('--json is understood before the command and between a group and its subcommand', async () => {
     for (const argv of [
       ['--json', 'validate', 'good.json'],
