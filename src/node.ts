@@ -51,6 +51,7 @@ export {
   renderRecords,
   renderResult,
   renderTable,
+  reportUsageError,
   runCommand,
   runExternal,
   styleFor,

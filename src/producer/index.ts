@@ -14,7 +14,7 @@ export { renderRecords, renderResult, renderTable, styleFor } from './render.js'
 export type { HelpEntry } from './render-help.js';
 export { renderHelp } from './render-help.js';
 export type { RunOptions } from './run-command.js';
-export { describeThrown, EXIT, emitResult, runCommand, withMeta } from './run-command.js';
+export { describeThrown, EXIT, emitResult, reportUsageError, runCommand, withMeta } from './run-command.js';
 export type { CapturedOutput, ExternalOutcome, ExternalStdin, RunExternalOptions } from './run-external.js';
 export { runExternal, toExternalResult } from './run-external.js';
 export type {

@@ -94,6 +94,14 @@ describe('verdict validate for people', () => {
     expect(out).not.toContain('\u001b[');
   });
 
+  test('colours the codes and the mark on a terminal, and not when NO_COLOR is set', async () => {
+    const io = memoryIo({ cwd: dir, stdoutIsTTY: true, env: {} });
+    await run(['validate', 'bad.json'], io);
+    expect(io.stdout.text()).toContain('bad.json:3:3 \u001b[31mmessage_invalid\u001b[39m');
+    const plain = await verdict(['validate', 'bad.json'], { stdoutIsTTY: true });
+    expect(plain.out).not.toContain('\u001b[');
+  });
+
   test('places standard input as <stdin> and an unreadable file at its syntax error', async () => {
     const { out } = await verdict(['validate', 'good.json', 'broken.json', '-'], {
       stdin: NOT_CONFORMING,
