@@ -1,4 +1,5 @@
 import { locatePointer } from '../json/locate-pointer.js';
+import type { ReadError } from '../json/types.js';
 import type { CommandContext, RenderContext } from '../producer/types.js';
 
 /** A finding as the validators report it: a code, a JSON Pointer and a sentence. */
@@ -53,4 +54,21 @@ export function renderFinding(
   const pointer =
     place === undefined ? ` ${style.dim(`at ${finding.path === '' ? '(root)' : finding.path}`)}:` : '';
   return `${where} ${code}${pointer} ${finding.message}`;
+}
+
+/**
+ * Why an input could not be read, as a compiler-style line: `FILE:LINE:COL reason message` where the strict
+ * reader stopped, `FILE reason message` when no place is known. For one line of a JSON-lines stream,
+ * `streamLine` is its number in the stream.
+ */
+export function renderReadError(
+  file: string,
+  error: ReadError,
+  context: RenderContext,
+  streamLine?: number,
+): string {
+  const line = streamLine ?? error.line;
+  const onLine = error.column !== undefined && (streamLine === undefined || error.line === 1);
+  const where = line === undefined ? '' : `:${line}${onLine ? `:${error.column}` : ''}`;
+  return `${sourceLabel(file)}${where} ${context.style.bad(error.reason)} ${error.message}`;
 }

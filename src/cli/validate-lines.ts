@@ -8,7 +8,7 @@ import type { ReadError } from '../json/types.js';
 import { inputLabel } from '../producer/read-input.js';
 import { renderHeadline } from '../producer/render.js';
 import type { CommandContext, RenderContext } from '../producer/types.js';
-import { sourceLabel } from './source-places.js';
+import { renderReadError, sourceLabel } from './source-places.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -215,21 +215,22 @@ function formatTotals(totals: Readonly<Record<string, number>>): string {
 export function renderLineReport(result: ResultContract, context: RenderContext): string {
   const { style } = context;
   const details = (result.details ?? {}) as Partial<LineDetails> & { read_error?: ReadError };
-  const label = sourceLabel(details.file ?? '-');
+  const file = details.file ?? '-';
+  const label = sourceLabel(file);
   const lines: string[] = [];
   if (details.lines === undefined) {
     // The stream itself could not be read: there are no lines to report.
-    if (details.read_error)
-      lines.push(`${label} ${style.bad(details.read_error.reason)} ${details.read_error.message}`);
+    if (details.read_error) lines.push(renderReadError(file, details.read_error, context));
     lines.push(renderHeadline(result, style));
     return `${lines.join('\n')}\n`;
   }
   const failures = details.failures ?? [];
   for (const failure of failures.slice(0, SHOWN_FAILURES)) {
-    const what = failure.read_error
-      ? `${style.bad(failure.read_error.reason)} ${failure.read_error.message}`
-      : style.bad(failure.codes.join(' '));
-    lines.push(`${label}:${failure.line} ${what}`);
+    lines.push(
+      failure.read_error
+        ? renderReadError(file, failure.read_error, context, failure.line)
+        : `${label}:${failure.line} ${style.bad(failure.codes.join(' '))}`,
+    );
   }
   const failing = (details.nonconformant ?? 0) + (details.unreadable ?? 0);
   if (failing > SHOWN_FAILURES) lines.push(style.dim(`… and ${failing - SHOWN_FAILURES} more failing lines`));

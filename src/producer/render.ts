@@ -27,19 +27,42 @@ export function renderContextFor(stream: OutputStream, env: CommandIo['env']): R
   return { style: styleFor(stream, env), width: widthFor(stream, env), placeOf: () => undefined };
 }
 
-/** Number of characters (code points) a text takes, which is its width for the scripts verdict prints. */
-function widthOf(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
+/** Columns one character takes on a terminal: 2 for East Asian wide and emoji, 0 for combining marks. */
+function charWidth(code: number): number {
+  if ((code >= 0x0300 && code <= 0x036f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) return 0;
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1f64f) ||
+    (code >= 0x1f900 && code <= 0x1f9ff) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
 }
 
-/** `text` cut to `width` characters, ending in `…` when it was cut. */
+/** Columns a text takes on a terminal (see {@link charWidth}). */
+function widthOf(text: string): number {
+  let width = 0;
+  for (const char of text) width += charWidth(char.codePointAt(0) ?? 0);
+  return width;
+}
+
+/** `text` cut to at most `width` columns, ending in `…` when it was cut. */
 export function truncate(text: string, width: number): string {
   if (widthOf(text) <= width) return text;
-  return `${Array.from(text)
-    .slice(0, Math.max(0, width - 1))
-    .join('')}…`;
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    const w = charWidth(char.codePointAt(0) ?? 0);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}…`;
 }
 
 /** Options of {@link renderTable}. */

@@ -136,6 +136,14 @@ describe('verdict validate for people', () => {
       '✖ 13 of 14 documents in results.jsonl do not conform to QZX Result Contract v1. [invalid_json_input]',
     ]);
   });
+
+  test('places an unreadable JSON line at its line in the stream and its column', async () => {
+    const { out } = await verdict(['validate', '--jsonl'], {
+      stdin: '{"success":true,"message":"ok"}\n  not json\n',
+      stdinIsTTY: false,
+    });
+    expect(out.split('\n')[0]).toBe("<stdin>:2:4 syntax Unexpected character 'o'; expected 'null'.");
+  });
 });
 
 describe('verdict mcp for people', () => {
@@ -412,5 +420,19 @@ describe('help texts', () => {
     expect(out).toContain('--server <IP[:PORT]>');
     const host = await verdict(['tool', 'checkDns', '--name', 'a.test', '--server', 'localhost:53']);
     expect(host.status).toBe(2);
+  });
+});
+
+describe('tables', () => {
+  test('count East Asian wide characters as two columns when aligning and cutting', async () => {
+    const { renderTable } = await import('../../src/producer/render.js');
+    const lines = renderTable(
+      [
+        ['報告書.txt', 'file', 'a long description that is cut'],
+        ['a.txt', 'file', 'short'],
+      ],
+      { width: 30, indent: '' },
+    );
+    expect(lines).toEqual(['報告書.txt  file  a long desc…', 'a.txt       file  short']);
   });
 });

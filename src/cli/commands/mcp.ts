@@ -9,7 +9,7 @@ import { defineCommand } from '../../producer/define-command.js';
 import { inputLabel, readInput } from '../../producer/read-input.js';
 import { renderHeadline, renderMember, renderWarnings } from '../../producer/render.js';
 import type { CommandIo, RenderContext } from '../../producer/types.js';
-import { type PlacedFinding, placeFindings, renderFinding, sourceLabel } from '../source-places.js';
+import { type PlacedFinding, placeFindings, renderFinding, renderReadError } from '../source-places.js';
 import type { SubcommandGroup } from '../subcommands.js';
 
 type Read =
@@ -46,10 +46,7 @@ function renderMcpReport(result: ResultContract, context: RenderContext): string
   const violations = (Array.isArray(details.violations) ? details.violations : []) as PlacedFinding[];
   const lines = violations.map((v) => renderFinding(aboutToolDefinition(v) ? toolFile : file, v, context));
   const readError = details.read_error as ReadError | undefined;
-  if (readError !== undefined) {
-    const where = readError.line === undefined ? '' : `:${readError.line}:${readError.column ?? 1}`;
-    lines.push(`${sourceLabel(file)}${where} ${context.style.bad(readError.reason)} ${readError.message}`);
-  }
+  if (readError !== undefined) lines.push(renderReadError(file, readError, context));
   lines.push(renderHeadline(result, context.style));
   for (const [key, value] of Object.entries(details)) {
     if (key !== 'violations' && !QUIET_DETAILS.includes(key))

@@ -12,7 +12,7 @@ import {
   type UnifiedViolation,
   validateUnifiedText,
 } from '../../unified/index.js';
-import { placeFindings, renderFinding, sourceLabel } from '../source-places.js';
+import { placeFindings, renderFinding, renderReadError } from '../source-places.js';
 import { renderLineReport, validateLines } from '../validate-lines.js';
 
 /** The verdict on one input of `verdict validate`. */
@@ -85,12 +85,6 @@ export async function validateInput(
     return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
   placeFindings(ctx, file, input.bytes, [...report.violations, ...report.warnings]);
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
-}
-
-/** A read error as a compiler-style line: `FILE:LINE:COL reason message` (without a place when unknown). */
-function renderReadError(file: string, error: ReadError, context: RenderContext): string {
-  const where = error.line === undefined ? '' : `:${error.line}:${error.column ?? 1}`;
-  return `${sourceLabel(file)}${where} ${context.style.bad(error.reason)} ${error.message}`;
 }
 
 /**
