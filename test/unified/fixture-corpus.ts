@@ -11,6 +11,8 @@ export interface ProviderFixture {
   expectation: string;
   /** What the fixture shows. */
   description?: string;
+  /** Where its field names, status codes and headers come from (the recordings and docs it was written from). */
+  source?: string;
   /** Provider HTTP status (200 when absent). */
   status?: number;
   /** Provider response headers. */
