@@ -50,6 +50,11 @@ export function isUnifiedFormat(name: unknown): name is UnifiedFormat {
   return typeof name === 'string' && Object.hasOwn(FORMATS, name);
 }
 
+/** True when `name` can label envelopes: a lowercase provider id such as `groq`, `deepseek` or `azure-openai`. */
+export function isProviderId(name: unknown): name is string {
+  return typeof name === 'string' && PROVIDER_ID_PATTERN.test(name);
+}
+
 /** The facts of one provider call that every normalizer takes besides the body. */
 export interface NormalizeContext {
   /** The wire format of the body. */
@@ -182,10 +187,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     );
   }
   const spec: FormatSpec = FORMATS[input.format];
-  const provider =
-    typeof input.provider === 'string' && PROVIDER_ID_PATTERN.test(input.provider)
-      ? input.provider
-      : spec.provider;
+  const provider = isProviderId(input.provider) ? input.provider : spec.provider;
   const status = input.status ?? 200;
   const base: Record<string, unknown> = { trace_id: traceId };
   const requestId = spec.requestIdHeaders

@@ -145,6 +145,31 @@ describe('verdict normalize', () => {
     expect(lines.text).toBe(sse.text);
   });
 
+  test('--provider labels an OpenAI-compatible body, success or failure', async () => {
+    const { status, text } = await normalize([
+      '--format',
+      'openai-compatible.chat',
+      '--provider',
+      'groq',
+      'chat.json',
+    ]);
+    expect(status).toBe(0);
+    expect(JSON.parse(text)).toMatchObject({ success: true, provider: 'groq' });
+    const failed = await normalize([
+      '--format',
+      'openai-compatible.chat',
+      '--provider',
+      'deepseek',
+      '--status',
+      '429',
+      'quota.json',
+    ]);
+    expect(failed.status).toBe(1);
+    expect(JSON.parse(failed.text)).toMatchObject({ success: false, provider: 'deepseek' });
+    const plain = await normalize(['--format', 'openai-compatible.chat', 'chat.json']);
+    expect(JSON.parse(plain.text).provider).toBe('openai-compatible');
+  });
+
   test('an unparseable body is an INVALID_PROVIDER_RESPONSE envelope, exit 1', async () => {
     const { status, text } = await normalize(['--format', 'google.generate-content', '-'], '<html>');
     expect(status).toBe(1);
@@ -158,6 +183,7 @@ describe('verdict normalize', () => {
     [['--format', 'openai.chat', '--header', 'no colon', 'chat.json'], 'a bad header line'],
     [['--format', 'openai.chat', '--status', '700', 'chat.json'], 'a status out of range'],
     [['--format', 'openai.chat', 'missing.json'], 'a missing file'],
+    [['--format', 'openai-compatible.chat', '--provider', 'Groq AI', 'chat.json'], 'a bad provider id'],
   ])('reports a usage error as a contract result with exit 2 (%j: %s)', async (argv) => {
     const { status, text } = await normalize([...argv, '--json']);
     expect(status).toBe(2);
