@@ -27,10 +27,6 @@ function dimensions(size: unknown): { width?: number; height?: number } {
   return match === null ? {} : { width: Number(match[1]), height: Number(match[2]) };
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /** Parse an Images API body (generations, edits, variations). */
 function parseImages(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
@@ -51,7 +47,8 @@ function parseImages(body: unknown, status: number): Outcome {
   if (media.length === 0) throw new ShapeError('`data` holds no image.');
   return {
     kind: 'success',
-    content: `Generated ${plural(media.length, 'image')}.`,
+    // The envelope assembly describes media-only answers (`Generated 2 images.`).
+    content: '',
     usage: openAiUsage(root.usage),
     media,
     metadata: compact({ created: root.created, quality: root.quality, background: root.background }),
@@ -178,7 +175,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   if (Number.isFinite(seconds) && seconds >= 0 && root.seconds !== undefined) video.duration_s = seconds;
   return {
     kind: 'success',
-    content: 'Generated 1 video.',
+    content: '',
     media: [video],
     metadata: { ...metadata, job_status: 'completed', finish_reason: 'stop' },
   };

@@ -55,19 +55,6 @@ function splitOutput(output: unknown): { text: string | undefined; media: MediaI
   return { text: texts.length > 0 && !isJson(output) ? texts.join('') : undefined, media };
 }
 
-function describe(media: readonly MediaItem[]): string {
-  const counts = new Map<string, number>();
-  for (const item of media) {
-    const kind = item.media_type?.split('/')[0] ?? 'file';
-    const noun = kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file';
-    counts.set(noun, (counts.get(noun) ?? 0) + 1);
-  }
-  const parts = [...counts].map(
-    ([noun, count]) => `${count} ${noun}${count === 1 || noun === 'audio' ? '' : 's'}`,
-  );
-  return `Generated ${parts.join(' and ')}.`;
-}
-
 function replicateUsage(metrics: Record<string, unknown>): ReportedUsage | undefined {
   const input = tokenCount(metrics.input_token_count, '`metrics.input_token_count`');
   const output = tokenCount(metrics.output_token_count, '`metrics.output_token_count`');
@@ -128,7 +115,8 @@ function parsePrediction(body: unknown, status: number): Outcome {
   }
   return {
     kind: 'success',
-    content: text ?? (media.length > 0 ? describe(media) : 'Prediction succeeded.'),
+    // Media-only output is described by the envelope assembly, the same way for every format.
+    content: text ?? (media.length > 0 ? '' : 'Prediction succeeded.'),
     usage: replicateUsage(metrics),
     media,
     metadata: compact({
