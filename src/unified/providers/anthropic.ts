@@ -77,6 +77,9 @@ function anthropicUsage(value: unknown): ReportedUsage | undefined {
   };
 }
 
+/** What joins two text blocks that another block (a tool call, a search result) separates. */
+const TEXT_SEPARATOR = '\n\n';
+
 /** Parse an Anthropic Messages body into an outcome. */
 function parseMessage(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
@@ -90,11 +93,20 @@ function parseMessage(body: unknown, status: number): Outcome {
     finish_reason: finish,
     stop_sequence: optionalString(root.stop_sequence, '`stop_sequence`'),
   });
-  const texts: string[] = [];
+  let text = '';
+  let separated = false;
   const calls: Json[] = [];
   for (const entry of blocks) {
     const block = expectObject(entry, 'A content block');
-    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'text' && typeof block.text === 'string') {
+      // Adjacent text blocks (a cited answer is split into several) continue one another; text blocks that a
+      // tool call or another block separates are paragraphs of their own.
+      if (separated && text !== '' && block.text !== '') text += TEXT_SEPARATOR;
+      text += block.text;
+      separated = false;
+    } else {
+      separated = true;
+    }
     if (block.type === 'tool_use')
       calls.push(compact({ id: block.id, name: block.name, arguments: block.input }));
   }
@@ -111,7 +123,7 @@ function parseMessage(body: unknown, status: number): Outcome {
   if (rawStop === undefined) throw new ShapeError('The message has no `stop_reason`.');
   return {
     kind: 'success',
-    content: texts.join(''),
+    content: text,
     usage: anthropicUsage(root.usage),
     metadata: compact({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
   };

@@ -1,7 +1,8 @@
-import { fromBase64, mediaTypeFromName, toBase64 } from '../classify-media.js';
+import { mediaTypeFromName } from '../classify-media.js';
 import type { UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import { StreamParts } from './google-stream-parts.js';
 import {
   compact,
   contentFiltered,
@@ -233,7 +234,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
 /** Fold `streamGenerateContent` chunks into one response; a chunk with `error` ends the stream as a failure. */
 function assembleGenerateContentStream(events: readonly unknown[]): StreamAssembly {
   const merged: Json = {};
-  const parts: unknown[] = [];
+  const parts = new StreamParts();
   let candidate: Json | undefined;
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
@@ -245,44 +246,14 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
     if (!isJson(first)) continue;
     candidate = { ...candidate, ...first };
     if (isJson(first.content) && Array.isArray(first.content.parts))
-      for (const part of first.content.parts) appendPart(parts, part);
+      for (const part of first.content.parts) parts.append(part);
   }
   const blocked = isJson(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
   if (!blocked && candidate?.finishReason === undefined)
     throw new ShapeError('The stream ended before a finishReason.');
-  const candidates = candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts } }];
+  const candidates =
+    candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts: parts.finish() } }];
   return { kind: 'body', body: { ...merged, candidates } };
-}
-
-/** The inline data of a part, when it has some. */
-function inlineData(part: unknown): { mimeType: string; data: string } | undefined {
-  if (!isJson(part) || !isJson(part.inlineData)) return undefined;
-  const { mimeType, data } = part.inlineData;
-  return typeof mimeType === 'string' && typeof data === 'string' ? { mimeType, data } : undefined;
-}
-
-/**
- * Add a streamed part to the parts so far. Text-to-speech streams one answer's audio as a run of inline parts
- * (raw PCM chunks of the same type); they join into one audio part, as the unstreamed answer has it.
- */
-function appendPart(parts: unknown[], part: unknown): void {
-  const chunk = inlineData(part);
-  const previous = inlineData(parts.at(-1));
-  if (chunk === undefined || previous === undefined || previous.mimeType !== chunk.mimeType) {
-    parts.push(part);
-    return;
-  }
-  if (!chunk.mimeType.toLowerCase().startsWith('audio/')) {
-    parts.push(part);
-    return;
-  }
-  const head = fromBase64(previous.data);
-  const tail = fromBase64(chunk.data);
-  if (head === undefined || tail === undefined) throw new ShapeError('Streamed inline audio is not base64.');
-  const joined = new Uint8Array(head.length + tail.length);
-  joined.set(head);
-  joined.set(tail, head.length);
-  parts[parts.length - 1] = { inlineData: { mimeType: chunk.mimeType, data: toBase64(joined) } };
 }
 
 /** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */

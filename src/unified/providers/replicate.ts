@@ -78,10 +78,19 @@ function parsePrediction(body: unknown, status: number): Outcome {
     duration_ms: predictTime === undefined ? undefined : Math.round(predictTime * 1000),
   });
   if (state === 'starting' || state === 'processing') {
+    // A `Prefer: wait` answer can still be processing yet already hold output (a language model's tokens so far,
+    // the first images): it is kept, and the job stays pending.
+    const partial = root.output === undefined || root.output === null ? undefined : splitOutput(root.output);
+    const held = partial !== undefined && (partial.text !== undefined || partial.media.length > 0);
     return {
       kind: 'success',
-      content: `Prediction ${state}.`,
-      metadata: { ...metadata, job_status: 'pending' },
+      content: held ? (partial.text ?? '') : `Prediction ${state}.`,
+      media: partial?.media ?? [],
+      metadata: compact({
+        ...metadata,
+        job_status: 'pending',
+        output: partial !== undefined && isJson(root.output) ? root.output : undefined,
+      }),
     };
   }
   if (state === 'failed' || state === 'canceled' || state === 'aborted') {
