@@ -6,6 +6,7 @@ import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { validateUnifiedOutput } from '../../src/unified/index.js';
 import { memoryIo } from '../helpers/memory-io.js';
+import { converseEventStream } from '../unified/encode-event-stream.js';
 
 let dir: string;
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -50,6 +51,15 @@ beforeAll(() => {
     events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''),
   );
   writeFileSync(join(dir, 'anthropic.jsonl'), events.map((e) => JSON.stringify(e)).join('\n'));
+  writeFileSync(
+    join(dir, 'converse.bin'),
+    converseEventStream([
+      { messageStart: { role: 'assistant' } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'From Bedrock.' } } },
+      { messageStop: { stopReason: 'end_turn' } },
+      { metadata: { usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 } } },
+    ]),
+  );
 });
 
 async function normalize(argv: string[], stdin?: string) {
@@ -168,6 +178,16 @@ describe('verdict normalize', () => {
     expect(JSON.parse(failed.text)).toMatchObject({ success: false, provider: 'deepseek' });
     const plain = await normalize(['--format', 'openai-compatible.chat', 'chat.json']);
     expect(JSON.parse(plain.text).provider).toBe('openai-compatible');
+  });
+
+  test('reads a raw Bedrock ConverseStream capture (AWS event-stream bytes)', async () => {
+    const { status, text } = await normalize(['--format', 'bedrock.converse', '--stream', 'converse.bin']);
+    expect(status).toBe(0);
+    expect(JSON.parse(text)).toMatchObject({
+      provider: 'bedrock',
+      content: 'From Bedrock.',
+      usage: { input_tokens: 3, output_tokens: 4 },
+    });
   });
 
   test('an unparseable body is an INVALID_PROVIDER_RESPONSE envelope, exit 1', async () => {

@@ -19,7 +19,7 @@ export interface ProviderFixture {
   headers?: Record<string, string>;
   /** JSON body (given to the normalizer as JSON text) or a raw text body. */
   body?: unknown;
-  /** A binary body, base64-encoded. */
+  /** A binary body, base64-encoded (for a stream fixture: the raw captured stream, such as an AWS event-stream). */
   body_base64?: string;
   /** True for a stream fixture. */
   stream?: boolean;

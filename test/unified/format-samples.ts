@@ -1,4 +1,5 @@
 import type { UnifiedFormat } from '../../src/unified/index.js';
+import { converseEventStream } from './encode-event-stream.js';
 
 /** What the shared case table needs from one format: a success, an error body, and streams when it streams. */
 export interface FormatSample {
@@ -20,8 +21,8 @@ export interface FormatSample {
     withError: unknown[];
     /** A stream that stops before its end. */
     truncated: unknown[];
-    /** The same complete stream as raw SSE text. */
-    sse: string;
+    /** The same complete stream as it is captured raw: SSE text, or bytes of a binary framing (Bedrock). */
+    sse: string | Uint8Array;
   };
 }
 
@@ -159,6 +160,21 @@ const geminiChunk = (text: string, finish?: string) => ({
 });
 const geminiEvents = [geminiChunk('Hello'), geminiChunk(' world', 'STOP')];
 
+const converseBody = {
+  output: { message: { role: 'assistant', content: [{ text: 'Hello world' }] } },
+  stopReason: 'end_turn',
+  usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 },
+  metrics: { latencyMs: 321 },
+};
+const converseEvents: Record<string, unknown>[] = [
+  { messageStart: { role: 'assistant' } },
+  { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'Hello' } } },
+  { contentBlockDelta: { contentBlockIndex: 0, delta: { text: ' world' } } },
+  { contentBlockStop: { contentBlockIndex: 0 } },
+  { messageStop: { stopReason: 'end_turn' } },
+  { metadata: { usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 }, metrics: { latencyMs: 321 } } },
+];
+
 /** One sample per format; the case table runs over all of them. */
 export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
   'openai.chat': chatSample,
@@ -237,6 +253,19 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
       ],
       truncated: [geminiChunk('Hello')],
       sse: sseOf(geminiEvents),
+    },
+  },
+  'bedrock.converse': {
+    success: converseBody,
+    requestIdHeader: 'x-amzn-requestid',
+    // No x-amzn-errortype header, so that only the status decides.
+    errorBody: (message) => ({ message }),
+    stream: {
+      events: converseEvents,
+      equivalent: converseBody,
+      withError: [...converseEvents.slice(0, 2), { internalServerException: { message: 'upstream broke' } }],
+      truncated: converseEvents.slice(0, 3),
+      sse: converseEventStream(converseEvents),
     },
   },
   'replicate.prediction': {

@@ -76,6 +76,7 @@ describe('verdict/unified', () => {
       'replicate.prediction',
       'openrouter.chat',
       'openai-compatible.chat',
+      'bedrock.converse',
     ]);
   });
 });

@@ -72,7 +72,8 @@ export const normalizeCommand = defineCommand({
     },
     stream: {
       type: 'boolean',
-      description: 'The input is a captured stream: raw SSE (event:/data: lines) or one JSON event per line.',
+      description:
+        'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse) the raw AWS event-stream body.',
     },
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
@@ -120,7 +121,7 @@ export const normalizeCommand = defineCommand({
       return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
     const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
     const envelope: UnifiedOutput = options.stream
-      ? normalizeStream({ ...common, events: new TextDecoder().decode(input.bytes) })
+      ? normalizeStream({ ...common, events: input.bytes })
       : normalizeResponse({ ...common, body: input.bytes });
     if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
     return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {

@@ -13,6 +13,7 @@ import {
   failureForStatus,
   isJson,
   type Json,
+  joinTextBlocks,
   type Outcome,
   optionalString,
   type ReportedUsage,
@@ -77,9 +78,6 @@ function anthropicUsage(value: unknown): ReportedUsage | undefined {
   };
 }
 
-/** What joins two text blocks that another block (a tool call, a search result) separates. */
-const TEXT_SEPARATOR = '\n\n';
-
 /** Parse an Anthropic Messages body into an outcome. */
 function parseMessage(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
@@ -93,20 +91,12 @@ function parseMessage(body: unknown, status: number): Outcome {
     finish_reason: finish,
     stop_sequence: optionalString(root.stop_sequence, '`stop_sequence`'),
   });
-  let text = '';
-  let separated = false;
+  const segments: (string | undefined)[] = [];
   const calls: Json[] = [];
   for (const entry of blocks) {
     const block = expectObject(entry, 'A content block');
-    if (block.type === 'text' && typeof block.text === 'string') {
-      // Adjacent text blocks (a cited answer is split into several) continue one another; text blocks that a
-      // tool call or another block separates are paragraphs of their own.
-      if (separated && text !== '' && block.text !== '') text += TEXT_SEPARATOR;
-      text += block.text;
-      separated = false;
-    } else {
-      separated = true;
-    }
+    if (block.type === 'text' && typeof block.text === 'string') segments.push(block.text);
+    else segments.push(undefined);
     if (block.type === 'tool_use')
       calls.push(compact({ id: block.id, name: block.name, arguments: block.input }));
   }
@@ -123,7 +113,7 @@ function parseMessage(body: unknown, status: number): Outcome {
   if (rawStop === undefined) throw new ShapeError('The message has no `stop_reason`.');
   return {
     kind: 'success',
-    content: text,
+    content: joinTextBlocks(segments),
     usage: anthropicUsage(root.usage),
     metadata: compact({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
   };

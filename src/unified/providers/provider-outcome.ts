@@ -93,6 +93,26 @@ export function usageDetails(entries: Record<string, number | undefined>): Recor
   return details;
 }
 
+/**
+ * The text of an answer made of content blocks, in order: `undefined` stands for a block that is not text (a tool
+ * call, a search result). Adjacent text blocks continue one another (a cited answer is split into several);
+ * text blocks that another block separates become paragraphs of their own, joined by a blank line.
+ */
+export function joinTextBlocks(segments: readonly (string | undefined)[]): string {
+  let text = '';
+  let separated = false;
+  for (const segment of segments) {
+    if (segment === undefined) {
+      separated = true;
+      continue;
+    }
+    if (separated && text !== '' && segment !== '') text += '\n\n';
+    text += segment;
+    separated = false;
+  }
+  return text;
+}
+
 /** A metadata object without `undefined` members. */
 export function compact(entries: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
