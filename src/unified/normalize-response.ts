@@ -5,6 +5,8 @@ import { anthropicMessages } from './providers/anthropic.js';
 import { bedrockConverse } from './providers/bedrock.js';
 import type { FormatSpec, ParseContext } from './providers/format-spec.js';
 import { googleGenerateContent } from './providers/google.js';
+import { googleImagen } from './providers/google-imagen.js';
+import { googleVeo } from './providers/google-veo.js';
 import {
   openAiChat,
   openAiImages,
@@ -32,6 +34,8 @@ const FORMATS = {
   'openai.videos': openAiVideos,
   'anthropic.messages': anthropicMessages,
   'google.generate-content': googleGenerateContent,
+  'google.imagen': googleImagen,
+  'google.veo': googleVeo,
   'replicate.prediction': replicatePrediction,
   'openrouter.chat': openRouterChat,
   'openai-compatible.chat': openAiCompatibleChat,

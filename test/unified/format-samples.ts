@@ -268,6 +268,26 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
       sse: converseEventStream(converseEvents),
     },
   },
+  'google.imagen': {
+    success: { predictions: [{ mimeType: 'image/png', bytesBase64Encoded: 'iVBORw0KGgo=' }] },
+    requestIdHeader: 'x-goog-request-id',
+    errorBody: (message) => ({ error: { message } }),
+  },
+  'google.veo': {
+    success: {
+      name: 'models/veo-3.0-generate-001/operations/case',
+      done: true,
+      response: {
+        generateVideoResponse: {
+          generatedSamples: [
+            { video: { uri: 'https://generativelanguage.googleapis.com/v1beta/files/case:download' } },
+          ],
+        },
+      },
+    },
+    requestIdHeader: 'x-goog-request-id',
+    errorBody: (message) => ({ error: { message } }),
+  },
   'replicate.prediction': {
     success: {
       id: 'p_case',

@@ -256,10 +256,13 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
   return { kind: 'body', body: { ...merged, candidates } };
 }
 
+/** Response headers that carry Google's own request id. */
+export const GOOGLE_REQUEST_ID_HEADERS = ['x-goog-request-id', 'x-request-id'] as const;
+
 /** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */
 export const googleGenerateContent: FormatSpec = {
   provider: 'google',
-  requestIdHeaders: ['x-goog-request-id', 'x-request-id'],
+  requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) =>
     // The REST stream without `alt=sse` is one JSON array of chunks.
     Array.isArray(body)

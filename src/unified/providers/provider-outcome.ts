@@ -147,7 +147,8 @@ const MEANING_WORDING: readonly (readonly [RegExp, UnifiedErrorCode])[] = [
   [
     /user location is not supported|not (available|supported) in your (country|region|territory)/i,
     'PERMISSION_DENIED',
-  ],
+  ], // Imagen and Gemini refuse prompts against their Responsible AI rules with a 400 INVALID_ARGUMENT.
+  [/responsible ai practices/i, 'CONTENT_FILTERED'],
 ];
 
 /** The code an error message means when its status hides it, for a code that wording may refine. */
