@@ -199,7 +199,7 @@ describe('verdict normalize', () => {
   test.each([
     [['--format', 'acme.chat', 'chat.json'], 'unknown format'],
     [['chat.json'], 'missing --format'],
-    [['--format', 'openai.images', '--stream', 'chat.json'], 'a format without streams'],
+    [['--format', 'openai.videos', '--stream', 'chat.json'], 'a format without streams'],
     [['--format', 'openai.chat', '--header', 'no colon', 'chat.json'], 'a bad header line'],
     [['--format', 'openai.chat', '--status', '700', 'chat.json'], 'a status out of range'],
     [['--format', 'openai.chat', 'missing.json'], 'a missing file'],

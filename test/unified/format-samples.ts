@@ -160,6 +160,35 @@ const geminiChunk = (text: string, finish?: string) => ({
 });
 const geminiEvents = [geminiChunk('Hello'), geminiChunk(' world', 'STOP')];
 
+const imageUsage = {
+  total_tokens: 4300,
+  input_tokens: 50,
+  output_tokens: 4250,
+  input_tokens_details: { text_tokens: 50, image_tokens: 0 },
+};
+const imageBody = {
+  created: 1,
+  data: [{ b64_json: 'iVBORw0KGgo=' }],
+  size: '1024x1024',
+  output_format: 'png',
+  usage: imageUsage,
+};
+const imageEvent = (type: string, b64: string, extra: object = {}) => ({
+  type,
+  b64_json: b64,
+  created_at: 1,
+  size: '1024x1024',
+  quality: 'low',
+  background: 'opaque',
+  output_format: 'png',
+  ...extra,
+});
+const imageEvents = [
+  imageEvent('image_generation.partial_image', 'AAAA', { partial_image_index: 0 }),
+  imageEvent('image_generation.partial_image', 'AAAB', { partial_image_index: 1 }),
+  imageEvent('image_generation.completed', 'iVBORw0KGgo=', { usage: imageUsage }),
+];
+
 const converseBody = {
   output: { message: { role: 'assistant', content: [{ text: 'Hello world' }] } },
   stopReason: 'end_turn',
@@ -196,9 +225,22 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
     },
   },
   'openai.images': {
-    success: { created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }] },
+    success: imageBody,
     requestIdHeader: 'x-request-id',
     errorBody: openAiError,
+    stream: {
+      events: imageEvents,
+      equivalent: imageBody,
+      withError: [
+        imageEvents[0],
+        {
+          type: 'error',
+          error: { type: 'server_error', code: null, message: 'upstream broke', param: null },
+        },
+      ],
+      truncated: imageEvents.slice(0, 2),
+      sse: sseOf(imageEvents, true),
+    },
   },
   'openai.speech': {
     success: new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00]),
