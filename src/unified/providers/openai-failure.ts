@@ -47,6 +47,12 @@ const ERROR_TYPES_WITHOUT_STATUS: Readonly<Record<string, UnifiedErrorCode>> = {
   timeout_error: 'PROVIDER_TIMEOUT',
 };
 
+/**
+ * Statuses outside the HTTP registry that OpenAI-compatible providers answer with: Groq's 498 means its flex tier
+ * is at capacity (try again later), not a malformed request.
+ */
+const NONSTANDARD_STATUSES: Readonly<Record<number, UnifiedErrorCode>> = { 498: 'PROVIDER_UNAVAILABLE' };
+
 /** Wording of OpenAI's safety refusals of a prompt. */
 const FLAGGED_WORDING = /flagged|usage polic/i;
 
@@ -96,6 +102,6 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
     effectiveStatus,
     message,
     details,
-    effectiveStatus < 400 ? (byType ?? 'PROVIDER_ERROR') : undefined,
+    effectiveStatus < 400 ? (byType ?? 'PROVIDER_ERROR') : NONSTANDARD_STATUSES[effectiveStatus],
   );
 }

@@ -145,9 +145,10 @@ const MEANING_WORDING: readonly (readonly [RegExp, UnifiedErrorCode])[] = [
     'AUTHENTICATION_ERROR',
   ],
   [
-    /user location is not supported|not (available|supported) in your (country|region|territory)/i,
+    /user location is not supported|not (available|supported) in your (country|region|territory)|organization has been disabled|account (has been|is) (deactivated|disabled|suspended)/i,
     'PERMISSION_DENIED',
-  ], // Imagen and Gemini refuse prompts against their Responsible AI rules with a 400 INVALID_ARGUMENT.
+  ],
+  // Imagen and Gemini refuse prompts against their Responsible AI rules with a 400 INVALID_ARGUMENT.
   [/responsible ai practices/i, 'CONTENT_FILTERED'],
 ];
 
