@@ -33,10 +33,12 @@ export class StreamParts {
     this.parts.push(part);
   }
 
-  /** The folded parts; a call whose arguments never finished streaming is a malformed stream. */
+  /**
+   * The folded parts. The stream's finishReason ends the turn, so a call still open then (its closing part
+   * omitted) keeps the arguments it streamed; a stream cut before its finishReason is refused by the caller.
+   */
   finish(): unknown[] {
-    if (this.openCall !== undefined)
-      throw new ShapeError('The stream ended while a function call was still streaming its arguments.');
+    this.openCall = undefined;
     return this.parts;
   }
 
