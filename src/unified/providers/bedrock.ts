@@ -232,7 +232,7 @@ function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
   let started = false;
   let metadataEvent: Json = {};
   for (const event of events) {
-    const item = expectObject(event, 'A stream event');
+    const item = keyedEvent(expectObject(event, 'A stream event'));
     for (const key of STREAM_EXCEPTIONS) {
       if (item[key] !== undefined) return bedrockFailure(item[key], 200, '', undefined, key);
     }
@@ -287,6 +287,33 @@ function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
       trace: metadataEvent.trace,
     }),
   };
+}
+
+/** The ConverseStream event members; an event object holds one of them. */
+const EVENT_KEYS = [
+  'messageStart',
+  'contentBlockStart',
+  'contentBlockDelta',
+  'contentBlockStop',
+  'messageStop',
+  'metadata',
+  'streamError',
+  ...STREAM_EXCEPTIONS,
+];
+
+/**
+ * An event in the SDKs' keyed form. A capture of bare payloads (the event-stream payloads without their
+ * `:event-type` header) is keyed by its shape, which differs for every event type.
+ */
+function keyedEvent(item: Json): Json {
+  if (EVENT_KEYS.some((key) => item[key] !== undefined)) return item;
+  if (item.delta !== undefined) return { contentBlockDelta: item };
+  if (item.start !== undefined) return { contentBlockStart: item };
+  if (item.stopReason !== undefined) return { messageStop: item };
+  if (item.usage !== undefined || item.metrics !== undefined) return { metadata: item };
+  if (item.role !== undefined) return { messageStart: item };
+  if (item.contentBlockIndex !== undefined) return { contentBlockStop: item };
+  return item;
 }
 
 function blockIndex(event: Json, fallback: number): number {
