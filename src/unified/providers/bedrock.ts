@@ -160,9 +160,9 @@ function parseConverse(body: unknown, status: number, headers: HeadersLike | und
           .map((part) => (isJson(part) && typeof part.text === 'string' ? part.text : ''))
           .join(''),
       );
-    } else if (isJson(block.reasoningContent)) {
-      // Reasoning is not the answer; its tokens are already in outputTokens. It does not separate texts either.
     } else {
+      // Any other block (a tool call, reasoning, an image) separates the texts around it; reasoning is not the
+      // answer, and its tokens are already in outputTokens.
       segments.push(undefined);
       if (isJson(block.toolUse)) {
         const use = block.toolUse;
