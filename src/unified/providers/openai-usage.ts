@@ -3,7 +3,7 @@ import { expectObject, isJson, type ReportedUsage, tokenCount, usageDetails } fr
 /**
  * Usage of any OpenAI-family body: Chat Completions (`prompt_tokens`, `completion_tokens`), Responses, Images and
  * audio (`input_tokens`, `output_tokens`). OpenAI's input counts already include cached tokens and its output
- * counts reasoning tokens, as the unified usage wants; the breakdowns go to `usage_details`. Duration-billed usage
+ * counts reasoning tokens, as docs/unified.md describes; the breakdowns go to `usage_details`. Duration-billed usage
  * (`type: duration`) reports no tokens.
  */
 export function openAiUsage(value: unknown): ReportedUsage | undefined {
