@@ -1,12 +1,12 @@
 import type { HeadersLike } from '../header-value.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
-import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import { decodeEventStream, looksLikeEventStream } from './aws-event-stream.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
   bodySnippet,
+  codeForProviderStatus,
   compact,
   contentFiltered,
   expectArray,
@@ -21,6 +21,7 @@ import {
   type ReportedUsage,
   ShapeError,
   tokenCount,
+  type UnifiedErrorCode,
   usageDetails,
 } from './provider-outcome.js';
 

@@ -1,6 +1,10 @@
 import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
 import type { MediaItem } from '../types.js';
 
+export type { UnifiedErrorCode };
+/** The taxonomy's code type and the status mapping, re-exported so that every provider parser imports from here. */
+export { codeForProviderStatus };
+
 /** Token counts a provider reported, with its breakdown. */
 export interface ReportedUsage {
   /** All input tokens, cached included. */
