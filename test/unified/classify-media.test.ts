@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { assembleSuccess } from '../../src/unified/assemble-output.js';
 import { describeMedia } from '../../src/unified/classify-media.js';
 import { classifyMedia, mediaTypeFromName, normalizeResponse } from '../../src/unified/index.js';
 
@@ -106,5 +108,32 @@ describe('the media-only rule', () => {
       },
     });
     expect(toolOnly).toMatchObject({ success: true, content: '' });
+  });
+});
+
+describe('assembleSuccess', () => {
+  test('whatever the media, an answer without text gets a description that counts every item', () => {
+    const item = fc.oneof(
+      fc.record({ url: fc.webUrl() }),
+      fc.record({
+        data: fc.constant('AA=='),
+        media_type: fc.constantFrom('image/png', 'video/mp4', 'audio/wav', 'application/pdf', 'text/plain'),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(item, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', ' ', '\n'),
+        (media, blank) => {
+          const output = assembleSuccess('acme', blank, undefined, media, { trace_id: 't' });
+          if (!output.success) return false;
+          const counted = [...output.content.matchAll(/(\d+) /g)].reduce(
+            (sum, match) => sum + Number(match[1]),
+            0,
+          );
+          return output.content.startsWith('Generated ') && counted === media.length;
+        },
+      ),
+    );
   });
 });
