@@ -138,20 +138,15 @@ export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
     if (spec.assembleStream === undefined) {
       return invalidRequest(`The format ${input.format} does not stream; use normalizeResponse.`);
     }
-    // A stream request refused before streaming answers with an ordinary error body (often pretty-printed JSON or
-    // an HTML page from a proxy), read like the error body of normalizeResponse.
     let raw = input.events;
     if (raw instanceof Uint8Array) {
-      if (
-        context.status < 400 &&
-        spec.decodeBinaryStream !== undefined &&
-        spec.isBinaryStream?.(raw) === true
-      ) {
-        const assembly = spec.assembleStream(spec.decodeBinaryStream(raw));
-        return assembly.kind === 'body' ? spec.parseSuccess(assembly.body, context) : assembly;
-      }
-      raw = new TextDecoder().decode(raw);
+      // Bytes in a binary framing (Bedrock's AWS event-stream) decode to events; other bytes are UTF-8 text.
+      const binary =
+        context.status < 400 && spec.decodeBinaryStream !== undefined && spec.isBinaryStream?.(raw) === true;
+      raw = binary ? (spec.decodeBinaryStream?.(raw) ?? []) : new TextDecoder().decode(raw);
     }
+    // A stream request refused before streaming answers with an ordinary error body (often pretty-printed JSON or
+    // an HTML page from a proxy), read like the error body of normalizeResponse.
     if (context.status >= 400) return refusedStream(spec, raw, context.status, context.headers);
     let events: readonly unknown[];
     if (typeof raw === 'string') {
