@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail } from '../contract/index.js';
 import { defineCommand } from './define-command.js';
+import { interruptSignalOf } from './interrupt.js';
 import { type ExternalStdin, runExternal, toExternalResult } from './run-external.js';
 import type { CommandIo, OptionSpecs } from './types.js';
 
@@ -22,6 +23,12 @@ const options = {
     valueName: 'BYTES',
   },
   cwd: { type: 'string', description: 'Working directory of the command.', valueName: 'DIR' },
+  'keep-background': {
+    type: 'boolean',
+    description:
+      'Leave running what the command started in the background when it exits by itself; by default verdict ' +
+      'ends it (its process group and session, and processes carrying the run id in VERDICT_RUN_ID).',
+  },
 } as const satisfies OptionSpecs;
 
 const captureSchema = {
@@ -66,8 +73,10 @@ export const externalCommand = defineCommand({
     command_killed: 'A signal ended the command.',
     command_not_started: 'spawn failed for another reason; errno says which.',
     invalid_cwd: '--cwd does not exist or is not a folder.',
-    interrupted: 'verdict was interrupted; the process group was stopped.',
+    interrupted: 'verdict received SIGINT, SIGTERM or SIGHUP; the process group was stopped.',
   },
+  // It stops its process group and reports what the command wrote before the signal (docs/run.md).
+  answersInterrupt: true,
   outputSchema: {
     type: 'object',
     required: ['command', 'args', 'cwd'],
@@ -84,6 +93,25 @@ export const externalCommand = defineCommand({
       stdout: captureSchema,
       stderr: captureSchema,
       errno: { type: 'string' },
+      interrupted_by: {
+        type: 'string',
+        enum: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+        description: 'The signal that interrupted verdict.',
+      },
+      background: {
+        type: 'object',
+        description: 'Processes of the run still alive after the command exited (Linux).',
+        required: ['action', 'pids', 'survived'],
+        properties: {
+          action: { type: 'string', enum: ['ended', 'kept'], description: 'kept with --keep-background.' },
+          pids: { type: 'array', items: { type: 'integer' } },
+          survived: {
+            type: 'array',
+            items: { type: 'integer' },
+            description: 'Still running after SIGKILL (another user’s, or in uninterruptible sleep).',
+          },
+        },
+      },
     },
   },
   async run({ options: opts, positionals }, ctx) {
@@ -101,6 +129,16 @@ export const externalCommand = defineCommand({
         cwd,
       });
     }
+    if (ctx.signal.aborted) {
+      const by = interruptSignalOf(ctx.signal.reason);
+      return fail(`verdict was interrupted (${by}) before ${command} started.`, {
+        error_code: 'interrupted',
+        interrupted_by: by,
+        command,
+        args,
+        cwd,
+      });
+    }
     const runOptions = {
       command,
       args,
@@ -108,6 +146,7 @@ export const externalCommand = defineCommand({
       env: ctx.io.env,
       maxOutputBytes: opts['max-output'],
       stdin: chooseStdin(ctx.io),
+      keepBackground: opts['keep-background'] === true,
       signal: ctx.signal,
       now: () => ctx.io.now(),
       ...(opts.timeout === undefined ? {} : { timeoutMs: Math.round(opts.timeout * 1000) }),
