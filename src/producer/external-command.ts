@@ -20,6 +20,9 @@ const options = {
     description: 'Bytes kept of each of stdout and stderr; the rest is counted and reported as truncated.',
     default: 1_048_576,
     min: 0,
+    // Both captures go into one JSON document, as base64 at worst (4 characters for 3 bytes): 128 MiB each
+    // stays within the longest string V8 holds (2^29 - 24 characters).
+    max: 134_217_728,
     valueName: 'BYTES',
   },
   cwd: { type: 'string', description: 'Working directory of the command.', valueName: 'DIR' },

@@ -43,6 +43,12 @@ describe('verdict run', () => {
     ['timeout past the timer range', ['--timeout', '2200000', '--', 'true'], 2, 'invalid_arguments'],
     ['longest timeout', ['--timeout', '2147483', '--', node, '-e', 'console.log(1)'], 0, undefined],
     ['negative --max-output', ['--max-output', '-1', '--', 'true'], 2, 'invalid_arguments'],
+    [
+      '--max-output past one JSON string',
+      ['--max-output', '134217729', '--', 'true'],
+      2,
+      'invalid_arguments',
+    ],
   ])('%s', async (_label, argv, status, code) => {
     const result = await verdictRun(argv);
     expect(result.status).toBe(status);
