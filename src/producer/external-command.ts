@@ -62,7 +62,9 @@ export const externalCommand = defineCommand({
   description:
     'Runs COMMAND with ARGS (no shell) in its own process group and reports exit status, signal, duration and ' +
     'its captured output. Success only for exit status 0. With --json the output is only inside the document; ' +
-    'without it, the output is also streamed live to stderr.',
+    'without it, the output is also streamed live to stderr. What the command leaves running in the ' +
+    'background is ended when it exits (see --keep-background). On SIGINT, SIGTERM or SIGHUP verdict stops ' +
+    'the process group, prints the result and exits 128 + the signal (130, 143, 129).',
   options,
   positionals: [
     { name: 'COMMAND', description: 'Executable name or path.', required: true },

@@ -87,11 +87,24 @@ function carriesRunId(pid: number, runId: string): boolean {
   return entry?.slice(prefix.length).split(' ').includes(runId) ?? false;
 }
 
-/** True when a process is gone or a zombie (it has ended; only its parent's wait is missing). */
-export function hasEnded(pid: number): boolean {
-  const stat = readStat(pid);
-  return stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.state === 'x';
+/** One process found: its pid and start time, which together name it even if the pid is later reused. */
+interface FoundProcess {
+  pid: number;
+  startTicks: number;
 }
+
+const isLive = (stat: ProcStat) => stat.state !== 'Z' && stat.state !== 'X' && stat.state !== 'x';
+
+/**
+ * True when a process is gone, a zombie (it has ended; only its parent's wait is missing), or its pid now
+ * belongs to another process (another start time).
+ */
+function hasEnded(found: FoundProcess): boolean {
+  const stat = readStat(found.pid);
+  return stat === undefined || !isLive(stat) || !sameStart(stat.startTicks, found.startTicks);
+}
+
+const sameStart = (a: number, b: number) => (Number.isNaN(a) && Number.isNaN(b)) || a === b;
 
 /**
  * The live processes of a run, read from Linux `/proc`: those in the command's process group or session, and
@@ -99,6 +112,10 @@ export function hasEnded(pid: number): boolean {
  * Only processes started after verdict itself are looked at, since a run's processes cannot be older.
  */
 export function findRunProcesses(marks: RunMarks): number[] | undefined {
+  return scanRunProcesses(marks)?.map((found) => found.pid);
+}
+
+function scanRunProcesses(marks: RunMarks): FoundProcess[] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -106,19 +123,18 @@ export function findRunProcesses(marks: RunMarks): number[] | undefined {
     return undefined;
   }
   const since = readStat('self')?.startTicks ?? Number.NaN;
-  const found: number[] = [];
+  const found: FoundProcess[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
     const stat = readStat(pid);
-    if (stat === undefined || stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') continue;
-    if (stat.startTicks < since) continue;
+    if (stat === undefined || !isLive(stat) || stat.startTicks < since) continue;
     if (stat.pgrp === marks.leader || stat.session === marks.leader || carriesRunId(pid, marks.runId)) {
-      found.push(pid);
+      found.push({ pid, startTicks: stat.startTicks });
     }
   }
-  return found.sort((a, b) => a - b);
+  return found.sort((a, b) => a.pid - b.pid);
 }
 
 /** What {@link endRunProcesses} did. */
@@ -129,9 +145,11 @@ export interface EndedProcesses {
   survived: number[];
 }
 
-function signalProcess(pid: number, signal: NodeJS.Signals): boolean {
+function signalProcess(found: FoundProcess, signal: NodeJS.Signals): boolean {
+  // Checked again right before the signal: a pid that ended and was reused names someone else now.
+  if (hasEnded(found)) return true;
   try {
-    process.kill(pid, signal);
+    process.kill(found.pid, signal);
     return true;
   } catch (error) {
     // ESRCH: it ended meanwhile, which is what was wanted. EPERM: it belongs to someone else now.
@@ -139,12 +157,12 @@ function signalProcess(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-async function waitForEnd(pids: readonly number[], ms: number): Promise<number[]> {
+async function waitForEnd(processes: readonly FoundProcess[], ms: number): Promise<FoundProcess[]> {
   const deadline = Date.now() + ms;
-  let alive = pids.filter((pid) => !hasEnded(pid));
+  let alive = processes.filter((found) => !hasEnded(found));
   while (alive.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 10));
-    alive = alive.filter((pid) => !hasEnded(pid));
+    alive = alive.filter((found) => !hasEnded(found));
   }
   return alive;
 }
@@ -160,15 +178,15 @@ export async function endRunProcesses(marks: RunMarks, graceMs: number): Promise
   const ended = new Set<number>();
   const survived = new Set<number>();
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const found = findRunProcesses(marks)?.filter((pid) => !survived.has(pid));
+    const found = scanRunProcesses(marks)?.filter(({ pid }) => !survived.has(pid));
     if (found === undefined) return round === 0 ? undefined : { ended: [...ended], survived: [...survived] };
     if (found.length === 0) break;
-    const signalled = found.filter((pid) => signalProcess(pid, 'SIGTERM'));
-    for (const pid of found) if (!signalled.includes(pid)) survived.add(pid);
+    const signalled = found.filter((each) => signalProcess(each, 'SIGTERM'));
+    for (const { pid } of found) if (!signalled.some((each) => each.pid === pid)) survived.add(pid);
     const stubborn = await waitForEnd(signalled, graceMs);
-    for (const pid of stubborn) signalProcess(pid, 'SIGKILL');
-    const left = new Set(await waitForEnd(stubborn, graceMs));
-    for (const pid of signalled) (left.has(pid) ? survived : ended).add(pid);
+    for (const each of stubborn) signalProcess(each, 'SIGKILL');
+    const left = new Set((await waitForEnd(stubborn, graceMs)).map(({ pid }) => pid));
+    for (const { pid } of signalled) (left.has(pid) ? survived : ended).add(pid);
   }
   return { ended: [...ended].sort((a, b) => a - b), survived: [...survived].sort((a, b) => a - b) };
 }
@@ -176,8 +194,8 @@ export async function endRunProcesses(marks: RunMarks, graceMs: number): Promise
 /** Sends SIGKILL to every live process of a run at once, without waiting (for verdict's own exit). */
 export function killRunProcesses(marks: RunMarks): void {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const found = findRunProcesses(marks);
+    const found = scanRunProcesses(marks);
     if (found === undefined || found.length === 0) return;
-    for (const pid of found) signalProcess(pid, 'SIGKILL');
+    for (const each of found) signalProcess(each, 'SIGKILL');
   }
 }

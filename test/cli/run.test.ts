@@ -174,7 +174,8 @@ describe('verdict run and background processes', () => {
     const script =
       "const c = require('node:child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });" +
       'console.log(c.pid); setInterval(() => {}, 1000);';
-    const spawned = await spawnCli(['run', '--json', '--timeout', '1', '--', node, '-e', script]);
+    // Long enough for a slow start on a busy machine to print the pid first.
+    const spawned = await spawnCli(['run', '--json', '--timeout', '3', '--', node, '-e', script]);
     const doc = JSON.parse(spawned.stdout);
     expect(doc).toMatchObject({ error_code: 'command_timed_out' });
     const escaped = Number(doc.stdout.content.trim());
