@@ -173,6 +173,24 @@ function existsOnPath(command: string, path: string | undefined): boolean {
   });
 }
 
+// What must die with verdict: one entry per run under way, all served by a single 'exit' listener (one
+// listener per run would warn past ten concurrent runs of a library caller).
+const atExit = new Set<() => void>();
+let exitListening = false;
+
+function killAtExit(kill: () => void): () => void {
+  if (!exitListening) {
+    process.on('exit', () => {
+      for (const each of atExit) each();
+    });
+    exitListening = true;
+  }
+  atExit.add(kill);
+  return () => {
+    atExit.delete(kill);
+  };
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     // A negative pid addresses the whole process group the child leads (it was spawned detached).
@@ -234,12 +252,7 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     let interruptedBy: InterruptSignal | undefined;
     let spawned = false;
     let marks: RunMarks | undefined;
-    // If verdict itself exits before the run is over (a second Ctrl-C), nothing of the run may outlive it.
-    const killAll = () => {
-      if (marks === undefined) return;
-      killGroup(marks.leader, 'SIGKILL');
-      killRunProcesses(marks);
-    };
+    let forgetAtExit: () => void = () => undefined;
 
     const stop = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
@@ -268,8 +281,13 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     });
     child.on('spawn', () => {
       spawned = true;
-      marks = { leader: child.pid as number, runId };
-      process.once('exit', killAll);
+      const spawnedMarks: RunMarks = { leader: child.pid as number, runId };
+      marks = spawnedMarks;
+      // If verdict itself exits before the run is over (a second Ctrl-C), nothing of the run may outlive it.
+      forgetAtExit = killAtExit(() => {
+        killGroup(spawnedMarks.leader, 'SIGKILL');
+        killRunProcesses(spawnedMarks);
+      });
       if (options.timeoutMs !== undefined) {
         timeoutTimer = setTimeout(() => {
           timedOut = true;
@@ -313,7 +331,7 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
         keep: options.keepBackground === true && !timedOut && !interrupted,
         graceMs: grace,
       });
-      process.off('exit', killAll);
+      forgetAtExit();
       // Once the run is settled, its process group id may be reused by an unrelated group: no late signal.
       clearTimeout(escalateTimer);
       // A background descendant may keep the pipes open forever; wait a little, then stop reading.
