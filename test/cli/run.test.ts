@@ -143,6 +143,26 @@ describe('verdict run (spawned)', () => {
   );
 });
 
+describe('verdict run interrupted twice', () => {
+  test('exits at once on a second signal, leaving nothing of the run behind', async () => {
+    const pidFile = join(dir, 'leader-twice.txt');
+    // Everything ignores SIGINT and SIGTERM, so the first signal alone would take the 1 s grace to end it.
+    const script = `trap '' INT TERM; setsid sleep 300 & sleep 300 & echo $$ > ${pidFile}; wait`;
+    const spawned = await spawnCli(['run', '--json', '--', '/bin/sh', '-c', script], {
+      onSpawn: (pid) =>
+        void waitForText(pidFile).then(() => {
+          process.kill(pid, 'SIGTERM');
+          process.kill(pid, 'SIGINT');
+        }),
+    });
+    // Two different signals, so neither is merged into the other; the kernel may hand them over in either order.
+    expect([130, 143]).toContain(spawned.status);
+    expect(spawned.stdout).toBe('');
+    const leader = Number(await waitForText(pidFile));
+    expect(await waitUntilGroupGone(leader)).toEqual([]);
+  });
+});
+
 describe('verdict run and background processes', () => {
   test('ends what the command left running in the background and says so', async () => {
     const spawned = await spawnCli(['run', '--json', '--', '/bin/sh', '-c', 'sleep 300 & echo $!']);
