@@ -155,9 +155,8 @@ describe('verdict run', () => {
   });
 
   test('does not wait forever for a background process it keeps that holds the pipes open', async () => {
-    const started = performance.now();
-    const result = await run(['/bin/sh', '-c', 'sleep 30 & echo $!'], { 'keep-background': true });
-    expect(performance.now() - started).toBeLessThan(3000);
+    // Waiting for the pipes to close would outlast the test's own timeout: the run settles without them.
+    const result = await run(['/bin/sh', '-c', 'sleep 300 & echo $!'], { 'keep-background': true });
     expect(result).toMatchObject({ success: true, exit_code: 0 });
     expect(result.warnings).toEqual([
       expect.stringContaining('--keep-background kept them'),
