@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
@@ -43,14 +43,27 @@ function openToEveryone(path: string): void {
   for (const entry of readdirSync(path)) openToEveryone(join(path, entry));
 }
 
+/** True when every user may search `folder` and each folder above it (mode o+x all the way up). */
+function reachableByEveryone(folder: string): boolean {
+  try {
+    for (let at = folder; ; at = dirname(at)) {
+      if ((statSync(at).mode & 0o001) === 0) return false;
+      if (dirname(at) === at) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Copies `dist/` and `package.json` into a fresh folder under the system temporary folder with modes every
- * user can read: the tests that run the CLI as an unprivileged user (uid 65534) cannot reach a clone that
+ * Copies `dist/` and `package.json` into a fresh folder under the system temporary folder (or `/tmp`,
+ * `/var/tmp` or `/dev/shm` when `$TMPDIR` is private) with modes every user can read: the tests that run the CLI as an unprivileged user (uid 65534) cannot reach a clone that
  * sits in a private folder (root's home and every `mktemp -d` are mode 0700). The copy has no
  * `node_modules`, so it serves the subcommands that need no dependency (`tool`, `run`, `evidence`, …).
  */
 function copyForEveryone(): { folder: string; cli: string } {
-  const folder = mkdtempSync(join(tmpdir(), 'verdict-shared-cli-'));
+  const base = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].find(reachableByEveryone) ?? tmpdir();
+  const folder = mkdtempSync(join(base, 'verdict-shared-cli-'));
   cpSync(join(ROOT, 'dist'), join(folder, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
   const cli = join(folder, 'dist', 'cli', 'main.js');
