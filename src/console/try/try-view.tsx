@@ -1,0 +1,192 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { RadioGroup } from '../ui/radio-group.js';
+import { EnvelopeView } from './envelope-view.js';
+import {
+  fetchModels,
+  type GatewayAnswer,
+  type GatewayConnection,
+  type Modality,
+  sendRequest,
+} from './gateway-client.js';
+import { routeNames } from './route-names.js';
+
+const MODALITY_LABELS: Record<Modality, string> = {
+  text: 'Text',
+  image: 'Image',
+  speech: 'Speech',
+  transcription: 'Transcription',
+  video: 'Video',
+};
+
+const PROMPT_LABELS: Record<Modality, string> = {
+  text: 'Prompt',
+  image: 'Image prompt',
+  speech: 'Text to speak',
+  transcription: 'Prompt',
+  video: 'Video prompt',
+};
+
+/** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
+export function TryView() {
+  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
+  const [routes, setRoutes] = useState<string[]>([]);
+  const [routesNote, setRoutesNote] = useState('Loading the routes…');
+  const [model, setModel] = useState('');
+  const [modality, setModality] = useState<Modality>('text');
+  const [prompt, setPrompt] = useState('');
+  const [audio, setAudio] = useState<File | undefined>(undefined);
+  const [stream, setStream] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [streamed, setStreamed] = useState('');
+  const [answer, setAnswer] = useState<GatewayAnswer | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  const loadRoutes = async (target: GatewayConnection) => {
+    setRoutesNote('Loading the routes…');
+    const listed = await fetchModels(target);
+    const names = routeNames(listed.body);
+    setRoutes(names);
+    if (names.length > 0) {
+      setModel((current) => (current === '' ? (names[0] as string) : current));
+      setRoutesNote(`${names.length} route${names.length === 1 ? '' : 's'} from GET /v1/models.`);
+    } else if (listed.status === 0 || listed.body === undefined) {
+      setRoutesNote(
+        `No gateway answers here (${listed.problem ?? `HTTP ${listed.status}`}). Check and Receipt work without one.`,
+      );
+    } else setRoutesNote(`GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`);
+  };
+  useEffect(() => {
+    void loadRoutes(connection);
+  }, []);
+
+  const send = async () => {
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setBusy(true);
+    setStreamed('');
+    setAnswer(null);
+    let text = '';
+    const result = await sendRequest(
+      connection,
+      { model, modality, prompt, stream, ...(audio === undefined ? {} : { audio }) },
+      (delta) => {
+        text += delta;
+        setStreamed(text);
+      },
+      controller.signal,
+    );
+    if (abort.current === controller) {
+      setAnswer(result);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="try-title">
+      <h2 id="try-title">Try the gateway</h2>
+      <details class="connection">
+        <summary>Connection</summary>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void loadRoutes(connection);
+          }}
+        >
+          <label>
+            Gateway URL (empty: this page's server)
+            <input
+              type="url"
+              value={connection.baseUrl}
+              placeholder="http://127.0.0.1:8787"
+              onInput={(e) => setConnection({ ...connection, baseUrl: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Gateway key (optional)
+            <input
+              type="password"
+              autocomplete="off"
+              value={connection.key}
+              onInput={(e) => setConnection({ ...connection, key: e.currentTarget.value })}
+            />
+          </label>
+          <button type="submit">Reload routes</button>
+        </form>
+      </details>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <label>
+          Route
+          <input
+            list="routes"
+            value={model}
+            required
+            spellcheck={false}
+            placeholder="provider:model"
+            onInput={(e) => setModel(e.currentTarget.value)}
+          />
+          <datalist id="routes">
+            {routes.map((r) => (
+              <option key={r} value={r} />
+            ))}
+          </datalist>
+        </label>
+        <p class="hint" role="status">
+          {routesNote}
+        </p>
+        <RadioGroup
+          legend="Modality"
+          name="modality"
+          choices={MODALITY_LABELS}
+          value={modality}
+          onChange={setModality}
+        />
+        {modality === 'transcription' ? (
+          <label>
+            Audio file
+            <input
+              type="file"
+              accept="audio/*"
+              required
+              onChange={(e) => setAudio(e.currentTarget.files?.[0] ?? undefined)}
+            />
+          </label>
+        ) : (
+          <label>
+            {PROMPT_LABELS[modality]}
+            <textarea rows={4} required value={prompt} onInput={(e) => setPrompt(e.currentTarget.value)} />
+          </label>
+        )}
+        {modality === 'text' && (
+          <label class="choice">
+            <input type="checkbox" checked={stream} onChange={(e) => setStream(e.currentTarget.checked)} />
+            Stream the answer
+          </label>
+        )}
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy}>
+            Send
+          </button>
+          {busy && (
+            <button type="button" onClick={() => abort.current?.abort()}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+      <div aria-live="polite" aria-busy={busy}>
+        {busy && (
+          <section class="card answer" aria-label="Answer so far">
+            <p class="content">{streamed === '' ? 'Waiting for the answer…' : streamed}</p>
+          </section>
+        )}
+        {answer !== null && <EnvelopeView answer={answer} streamed={streamed} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,191 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ROOT } from '../support/ensure-build.js';
+
+/** Debian's Chromium, which `.ci/run` installs; `VERDICT_CHROMIUM` names another build. */
+export const CHROMIUM = process.env.VERDICT_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The console's static build (`npm run build:console`). */
+export const CONSOLE_DIR = join(ROOT, 'dist', 'console');
+
+/** Where the tests leave their screenshots for people to look at. */
+export const SCREENSHOTS = join(ROOT, '.tmp', 'console-screenshots');
+
+/** A desktop window and the narrow phone width the console must stay readable at. */
+export const DESKTOP = { width: 1100, height: 900 };
+export const PHONE = { width: 360, height: 780 };
+
+/** A running Chromium with a fresh profile, and how to stop it and remove the profile. */
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Debian's Chromium headless through playwright-core, with a throwaway profile and nothing that reaches
+ * the network on its own. A missing Chromium fails the test with the command that installs it: never a skip.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The console's browser tests need Chromium at ${CHROMIUM}. Install Debian's package ` +
+        '(sudo apt-get install -y chromium; .ci/run does this) or set VERDICT_CHROMIUM to a Chromium binary.',
+    );
+  }
+  if (!existsSync(join(CONSOLE_DIR, 'index.html'))) {
+    throw new Error(`The console is not built: ${CONSOLE_DIR}/index.html is missing. Run npm run build.`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'verdict-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: DESKTOP,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Serves the console's static build on 127.0.0.1 (port 0), as any static file server would. */
+export async function serveConsole(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const file = normalize(join(CONSOLE_DIR, path === '/' ? 'index.html' : decodeURIComponent(path)));
+    if (!file.startsWith(CONSOLE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    response.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core in the page, in the light and the dark scheme, and expects no serious or critical
+ * accessibility violation.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run()).violations;
+    });
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${colorScheme}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+    expect(serious).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Saves a screenshot of the page under `.tmp/console-screenshots/<name>.png`. */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? true });
+}
+
+/** A file for `setInputFiles`, as a person would choose it. */
+export function fileOf(name: string, content: string | Uint8Array, mimeType = 'application/json') {
+  return { name, mimeType, buffer: Buffer.from(content) };
+}
+
+/** Expects the page to fit its window's width: nothing forces a reader to scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    content: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  expect(widths.content).toBeLessThanOrEqual(widths.window);
+}
+
+/** A server the console page is loaded from. */
+export interface Site {
+  /** The page's address, ending in `/`. */
+  url: string;
+  /** Stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Chromium and a server for the console around the tests of a file (before all, after all), and gives
+ * the page the tests drive and the address it is served from.
+ */
+export function useConsolePage(serve: () => Promise<Site> = serveConsole): {
+  readonly page: Page;
+  readonly url: string;
+} {
+  let browser: Browser | undefined;
+  let site: Site | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), serve()]);
+    page = await browser.context.newPage();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+  return {
+    get page() {
+      if (page === undefined) throw new Error('The browser did not start.');
+      return page;
+    },
+    get url() {
+      if (site === undefined) throw new Error('The console server did not start.');
+      return site.url;
+    },
+  };
+}
