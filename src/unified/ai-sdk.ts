@@ -115,6 +115,16 @@ export interface AiSdkSpeechResult {
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The part of an `experimental_generateVideo` result the envelope needs. */
+export interface AiSdkVideoResult {
+  /** Generated videos. */
+  readonly videos: readonly AiSdkFile[];
+  /** One response metadata entry per model call. */
+  readonly responses?: readonly AiSdkResponse[] | undefined;
+  /** Provider-specific metadata, keyed by provider. */
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** The part of an `experimental_transcribe` result the envelope needs. */
 export interface AiSdkTranscriptionResult {
   /** The transcript. */
@@ -173,6 +183,8 @@ const API_HOSTS: Readonly<Record<string, string>> = {
 };
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-goog-request-id'];
+/** Anthropic's own request id is `request-id`; an `x-request-id` beside it comes from something in between. */
+const ANTHROPIC_REQUEST_ID_HEADERS = ['request-id', 'x-request-id'];
 
 /** The provider id of an AI SDK model: the first segment of its `provider` (`openai.chat` → `openai`). */
 function modelProvider(model: AiSdkModelLike | undefined): string | undefined {
@@ -199,8 +211,10 @@ function providerOf(
 function baseMetadata(
   options: AiSdkOptions | undefined,
   response: AiSdkResponse | undefined,
+  provider?: string,
 ): Record<string, unknown> {
   const headers = response?.headers as HeadersLike | undefined;
+  const idHeaders = provider === 'anthropic' ? ANTHROPIC_REQUEST_ID_HEADERS : REQUEST_ID_HEADERS;
   return compact({
     trace_id: traceIdOr(options?.traceId),
     latency_ms: options?.latencyMs !== undefined && options.latencyMs >= 0 ? options.latencyMs : undefined,
@@ -209,7 +223,7 @@ function baseMetadata(
       (typeof options?.model?.modelId === 'string' ? options.model.modelId : undefined) ||
       undefined,
     response_id: response?.id || undefined,
-    provider_request_id: REQUEST_ID_HEADERS.map((name) => headerValue(headers, name)).find((value) => value),
+    provider_request_id: idHeaders.map((name) => headerValue(headers, name)).find((value) => value),
   });
 }
 
@@ -249,7 +263,7 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
     );
   }
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.response);
+  const metadata = baseMetadata(options, result.response, provider);
   const normalized = FINISH_REASONS[result.finishReason] ?? 'other';
   metadata.finish_reason = normalized;
   if (normalized === 'content_filter') {
@@ -383,7 +397,7 @@ export async function fromStreamText(
 /** Turn a `generateImage` result into an envelope with the images. */
 export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.responses?.[0]);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
   const usage = usageOf(result.usage);
   const count = result.images.length;
   return assembleSuccess(
@@ -395,10 +409,24 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
   );
 }
 
+/** Turn an `experimental_generateVideo` result into an envelope with the videos. */
+export function fromGenerateVideo(result: AiSdkVideoResult, options?: AiSdkOptions): UnifiedOutput {
+  const provider = providerOf(options, result.providerMetadata);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
+  const count = result.videos.length;
+  return assembleSuccess(
+    provider,
+    `Generated ${count} video${count === 1 ? '' : 's'}.`,
+    undefined,
+    result.videos.map(fileItem),
+    metadata,
+  );
+}
+
 /** Turn an `experimental_generateSpeech` result into an envelope with the audio as a file. */
 export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.responses?.[0]);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
   const file = fileItem(result.audio);
   if (result.audio.format) file.name = `speech.${result.audio.format}`;
   return assembleSuccess(
@@ -414,7 +442,7 @@ export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOpt
 export function fromTranscription(result: AiSdkTranscriptionResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = {
-    ...baseMetadata(options, result.responses?.[0]),
+    ...baseMetadata(options, result.responses?.[0], provider),
     ...compact({ language: result.language, audio_duration_s: result.durationInSeconds }),
   };
   return assembleSuccess(provider, result.text, undefined, [], metadata);
@@ -462,7 +490,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   const message = typeof err.message === 'string' ? err.message : String(error);
   const headers = err.responseHeaders as Record<string, string> | undefined;
   const provider = providerOf(options, undefined, hostProvider(err.url) ?? 'system');
-  const metadata = baseMetadata(options, { headers });
+  const metadata = baseMetadata(options, { headers }, provider);
   if (name === 'AI_APICallError') {
     const details = compact({
       is_retryable: typeof err.isRetryable === 'boolean' ? err.isRetryable : undefined,

@@ -424,7 +424,10 @@ describe('fromStreamText', () => {
       ...STREAM_PARTS.slice(0, 4),
       { type: 'error', error: apiError(500, { error: { message: 'boom', type: 'server_error' } }) },
     ]);
-    const output = await fromStreamText(streamText({ model, prompt: 'Hi', maxRetries: 0, onError: () => {} }), { model });
+    const output = await fromStreamText(
+      streamText({ model, prompt: 'Hi', maxRetries: 0, onError: () => {} }),
+      { model },
+    );
     expect(output).toMatchObject({ success: false, provider: 'openai', error: { code: 'PROVIDER_ERROR' } });
     expectValid(output);
   });
