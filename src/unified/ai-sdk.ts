@@ -448,7 +448,24 @@ export function fromTranscription(result: AiSdkTranscriptionResult, options?: Ai
   return assembleSuccess(provider, result.text, undefined, [], metadata);
 }
 
+/** Error types providers send in a stream's error event (Anthropic's, OpenAI's) and their taxonomy codes. */
+const STREAM_ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
+  overloaded_error: 'PROVIDER_UNAVAILABLE',
+  rate_limit_error: 'RATE_LIMITED',
+  rate_limit_exceeded: 'RATE_LIMITED',
+  api_error: 'PROVIDER_ERROR',
+  server_error: 'PROVIDER_ERROR',
+  timeout_error: 'PROVIDER_TIMEOUT',
+  invalid_request_error: 'VALIDATION_ERROR',
+  authentication_error: 'AUTHENTICATION_ERROR',
+  permission_error: 'PERMISSION_DENIED',
+  not_found_error: 'NOT_FOUND',
+  request_too_large: 'PAYLOAD_TOO_LARGE',
+};
+
 interface ErrorLike {
+  type?: unknown;
+  code?: unknown;
   name?: unknown;
   message?: unknown;
   statusCode?: unknown;
@@ -502,7 +519,10 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     }
     const data = err.data ?? (typeof err.responseBody === 'string' ? readJson(err.responseBody) : undefined);
     const outcome = data === undefined ? undefined : openAiFailure(data, err.statusCode);
-    const code = outcome?.code ?? codeForProviderStatus(err.statusCode);
+    // A 2xx whose body the SDK could not read (an HTML sign-in page, a truncated body) is the provider's fault.
+    const code =
+      outcome?.code ??
+      (err.statusCode < 400 ? 'INVALID_PROVIDER_RESPONSE' : codeForProviderStatus(err.statusCode));
     return assembleFailure(
       provider,
       code,
@@ -510,6 +530,22 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
       { ...outcome?.details, http_status: err.statusCode, ...details },
       metadata,
     );
+  }
+  if (name === 'AI_StreamProviderError') {
+    // An error event after the stream started: its status when the provider gave one, else its error type.
+    const type = typeof err.type === 'string' ? err.type : undefined;
+    const streamCode =
+      typeof err.statusCode === 'number' && err.statusCode >= 400
+        ? codeForProviderStatus(err.statusCode)
+        : ((type === undefined ? undefined : STREAM_ERROR_TYPES[type]) ?? 'PROVIDER_ERROR');
+    const details = compact({
+      ai_sdk_error: name,
+      provider_error_type: type,
+      provider_error_code:
+        typeof err.code === 'string' || typeof err.code === 'number' ? err.code : undefined,
+      http_status: typeof err.statusCode === 'number' ? err.statusCode : undefined,
+    });
+    return assembleFailure(provider, streamCode, message, details, metadata);
   }
   const code = ERROR_NAMES[name];
   if (code !== undefined) return assembleFailure(provider, code, message, { ai_sdk_error: name }, metadata);
