@@ -9,6 +9,12 @@ const onSigint = () => {
   controller.abort(new Error('SIGINT'));
 };
 process.on('SIGINT', onSigint);
+// SIGTERM (what service managers and container runtimes send) asks for the same graceful end as Ctrl-C.
+const onSigterm = () => {
+  if (controller.signal.aborted) process.exit(143);
+  controller.abort(new Error('SIGTERM'));
+};
+process.on('SIGTERM', onSigterm);
 
 // A reader that stops early (`verdict … | head`) closes the pipe: what it did not read is not lost on anyone,
 // so EPIPE ends nothing and prints nothing. Any other write failure is said in one line, never a stack trace.
@@ -23,6 +29,7 @@ for (const stream of [process.stdout, process.stderr]) {
 run(process.argv.slice(2), nodeIo(controller.signal)).then(
   (status) => {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
     process.exitCode = status;
     // An interrupted run may leave work behind (a child, a timer); the result is already written.
     if (controller.signal.aborted) process.exit(status);
