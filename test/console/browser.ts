@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
+import { serve } from '@hono/node-server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ROOT } from '../support/ensure-build.js';
@@ -75,24 +75,32 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Serves the console's static build on 127.0.0.1 (port 0), as any static file server would. */
-export async function serveConsole(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const file = normalize(join(CONSOLE_DIR, path === '/' ? 'index.html' : decodeURIComponent(path)));
-    if (!file.startsWith(CONSOLE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    response.end(readFileSync(file));
+/** Answers a request for a file of the console's build (`/` is index.html), or undefined when there is none. */
+export function consoleAsset(request: Request): Response | undefined {
+  const path = new URL(request.url).pathname;
+  const file = normalize(join(CONSOLE_DIR, path === '/' ? 'index.html' : decodeURIComponent(path)));
+  if (!file.startsWith(CONSOLE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) return undefined;
+  return new Response(readFileSync(file), {
+    headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+}
+
+/** Serves a fetch handler on 127.0.0.1 with a free port. */
+export async function serveFetch(fetch: (request: Request) => Response | Promise<Response>): Promise<Site> {
+  const server = await new Promise<ReturnType<typeof serve>>((listening, failed) => {
+    const started = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => listening(started));
+    started.once('error', failed);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Serves the console's static build, as any static file server would. */
+export function serveConsole(): Promise<Site> {
+  return serveFetch((request) => consoleAsset(request) ?? new Response('Not found', { status: 404 }));
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -188,4 +196,18 @@ export function useConsolePage(serve: () => Promise<Site> = serveConsole): {
       return site.url;
     },
   };
+}
+
+/**
+ * At 360 px wide: saves the screenshot `<name>` and expects nothing to need sideways scrolling; then back to
+ * the desktop size.
+ */
+export async function expectReadableOnPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(PHONE);
+  try {
+    await saveScreenshot(page, name);
+    await expectNoSidewaysScroll(page);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
 }

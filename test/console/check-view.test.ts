@@ -4,11 +4,9 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/ensure-build.js';
 import {
-  DESKTOP,
   expectAccessible,
-  expectNoSidewaysScroll,
+  expectReadableOnPhone,
   fileOf,
-  PHONE,
   saveScreenshot,
   useConsolePage,
 } from './browser.js';
@@ -107,10 +105,7 @@ describe('the Check view', () => {
     expect(rows[0]).toMatch(/^2\s+error_code_invalid/);
     expect(rows[1]).toMatch(/^4\s+syntax/);
     await expectAccessible(page);
-    await page.setViewportSize(PHONE);
-    await expectNoSidewaysScroll(page);
-    await saveScreenshot(page, 'check-jsonl-360px');
-    await page.setViewportSize(DESKTOP);
+    await expectReadableOnPhone(page, 'check-jsonl-360px');
   });
 
   test('is reachable and usable from the keyboard', async () => {

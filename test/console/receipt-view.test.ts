@@ -5,11 +5,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createReceipt, serializeReceipt } from '../../src/evidence/create-receipt.js';
 import { ROOT } from '../support/ensure-build.js';
 import {
-  DESKTOP,
   expectAccessible,
-  expectNoSidewaysScroll,
+  expectReadableOnPhone,
   fileOf,
-  PHONE,
   saveScreenshot,
   useConsolePage,
 } from './browser.js';
@@ -82,10 +80,7 @@ describe('the Receipt view', () => {
     expect(failureCase).toContain('role_mismatch at /success');
     expect(failureCase).toMatch(/Says\s+success: true/);
     await expectAccessible(page);
-    await page.setViewportSize(PHONE);
-    await saveScreenshot(page, 'receipt-fail-360px');
-    await expectNoSidewaysScroll(page);
-    await page.setViewportSize(DESKTOP);
+    await expectReadableOnPhone(page, 'receipt-fail-360px');
   });
 
   test('detects an evidence file that is not the one the receipt describes', async () => {

@@ -6,10 +6,10 @@
 /** The modalities the gateway serves, with their endpoint. */
 export const MODALITIES = {
   text: '/v1/text',
-  image: '/v1/images',
+  images: '/v1/images',
   speech: '/v1/speech',
-  transcription: '/v1/transcriptions',
-  video: '/v1/videos',
+  transcriptions: '/v1/transcriptions',
+  videos: '/v1/videos',
 } as const;
 
 /** One key of {@link MODALITIES}. */
@@ -102,7 +102,7 @@ export async function fetchModels(
 }
 
 async function bodyOf(request: TryRequest): Promise<BodyInit> {
-  if (request.modality === 'transcription') {
+  if (request.modality === 'transcriptions') {
     const form = new FormData();
     form.set('model', request.model);
     if (request.audio !== undefined) form.set('file', request.audio, request.audio.name);

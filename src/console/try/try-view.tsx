@@ -8,28 +8,28 @@ import {
   type Modality,
   sendRequest,
 } from './gateway-client.js';
-import { routeNames } from './route-names.js';
+import { type Catalog, readCatalog, routeSuggestions } from './read-catalog.js';
 
 const MODALITY_LABELS: Record<Modality, string> = {
   text: 'Text',
-  image: 'Image',
+  images: 'Image',
   speech: 'Speech',
-  transcription: 'Transcription',
-  video: 'Video',
+  transcriptions: 'Transcription',
+  videos: 'Video',
 };
 
 const PROMPT_LABELS: Record<Modality, string> = {
   text: 'Prompt',
-  image: 'Image prompt',
+  images: 'Image prompt',
   speech: 'Text to speak',
-  transcription: 'Prompt',
-  video: 'Video prompt',
+  transcriptions: 'Prompt',
+  videos: 'Video prompt',
 };
 
 /** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
 export function TryView() {
   const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const [routes, setRoutes] = useState<string[]>([]);
+  const [catalog, setCatalog] = useState<Catalog>({ providers: [], aliases: [] });
   const [routesNote, setRoutesNote] = useState('Loading the routes…');
   const [model, setModel] = useState('');
   const [modality, setModality] = useState<Modality>('text');
@@ -44,11 +44,21 @@ export function TryView() {
   const loadRoutes = async (target: GatewayConnection) => {
     setRoutesNote('Loading the routes…');
     const listed = await fetchModels(target);
-    const names = routeNames(listed.body);
-    setRoutes(names);
-    if (names.length > 0) {
-      setModel((current) => (current === '' ? (names[0] as string) : current));
-      setRoutesNote(`${names.length} route${names.length === 1 ? '' : 's'} from GET /v1/models.`);
+    const found = readCatalog(listed.body);
+    setCatalog(found);
+    if (found.providers.length > 0 || found.aliases.length > 0) {
+      const first = found.aliases[0];
+      if (first !== undefined) setModel((current) => (current === '' ? first : current));
+      setRoutesNote(
+        [
+          found.providers.length > 0 &&
+            `Providers: ${found.providers.map((p) => `${p.id} (${p.modalities.join(', ')})`).join('; ')}.`,
+          found.aliases.length > 0 && `Aliases: ${found.aliases.join(', ')}.`,
+          'Type provider:model or an alias.',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      );
     } else if (listed.status === 0 || listed.body === undefined) {
       setRoutesNote(
         `No gateway answers here (${listed.problem ?? `HTTP ${listed.status}`}). Check and Receipt work without one.`,
@@ -131,7 +141,7 @@ export function TryView() {
             onInput={(e) => setModel(e.currentTarget.value)}
           />
           <datalist id="routes">
-            {routes.map((r) => (
+            {routeSuggestions(catalog, modality).map((r) => (
               <option key={r} value={r} />
             ))}
           </datalist>
@@ -146,7 +156,7 @@ export function TryView() {
           value={modality}
           onChange={setModality}
         />
-        {modality === 'transcription' ? (
+        {modality === 'transcriptions' ? (
           <label>
             Audio file
             <input
