@@ -109,7 +109,8 @@ describe('the Receipt view', () => {
       /^Checked again in this page: these files give a different receipt \(PASS, same verdict\)/,
     );
     await expectAccessible(page);
-    await saveScreenshot(page, 'receipt-tampered');
+    await page.evaluate(() => document.getElementById('evidence-title')?.scrollIntoView({ block: 'start' }));
+    await saveScreenshot(page, 'receipt-tampered', { fullPage: false });
   });
 
   test('refuses a file that is not a receipt with a clear message', async () => {

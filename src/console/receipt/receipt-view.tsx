@@ -204,7 +204,7 @@ function Evidence({
   const mismatches = matches.filter((m) => m.status === 'mismatch').length;
   const given = matches.filter((m) => m.dropped !== undefined).length;
   return (
-    <section aria-labelledby="evidence-title">
+    <section class="case" aria-labelledby="evidence-title">
       <h3 id="evidence-title">Evidence digests</h3>
       {given > 0 && (
         <p class={mismatches > 0 ? 'card failure' : 'card success'} role="status">
