@@ -285,6 +285,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       await next();
     } finally {
       c.header('x-trace-id', traceId);
+      if (closing) c.header('connection', 'close');
       if (facts.pending === undefined) finalize();
       else facts.pending.then(finalize, finalize);
     }
