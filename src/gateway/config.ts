@@ -51,6 +51,7 @@ export const gatewayConfigSchema = z.strictObject({
   cors: z.strictObject({ origins: z.array(z.string().min(1)).min(1) }).optional(),
   logContent: z.boolean().optional(),
   shutdownGraceMs: nonNegativeInt.optional(),
+  videoPollMs: positiveInt.optional(),
 });
 
 /** How to reach one provider. */
@@ -111,6 +112,8 @@ export interface GatewayConfig {
   logContent?: boolean | undefined;
   /** How long a graceful stop waits for requests in flight, in milliseconds (10 000). */
   shutdownGraceMs?: number | undefined;
+  /** Milliseconds between two status checks of a video job (2 000). */
+  videoPollMs?: number | undefined;
 }
 
 /** One problem in a configuration: where (JSON Pointer) and what. */

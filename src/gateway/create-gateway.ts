@@ -66,6 +66,8 @@ export interface GatewayRuntime {
   readonly metrics: GatewayMetrics;
   /** Log prompts and outputs. */
   readonly logContent: boolean;
+  /** Milliseconds between two status checks of a video job. */
+  readonly videoPollMs: number;
   /** Targets of a requested model for a modality, or the failure to answer. */
   resolve(
     model: string,
@@ -155,6 +157,7 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
     aliases,
     metrics,
     logContent: options.logContent ?? false,
+    videoPollMs: options.videoPollMs ?? 2000,
     limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256, metrics),
     reliability: (name) => ({
       retries: route(name)?.retries ?? options.retries ?? 2,
@@ -285,6 +288,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       await next();
     } finally {
       c.header('x-trace-id', traceId);
+      if (closing) c.header('connection', 'close');
       if (facts.pending === undefined) finalize();
       else facts.pending.then(finalize, finalize);
     }

@@ -5,7 +5,7 @@
  */
 import { VerdictError } from '../errors.js';
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
-import { canonicalMediaType } from './classify-media.js';
+import { canonicalMediaType, toBase64 } from './classify-media.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-failure.js';
 import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
@@ -419,6 +419,66 @@ export function fromGenerateVideo(result: AiSdkVideoResult, options?: AiSdkOptio
     `Generated ${count} video${count === 1 ? '' : 's'}.`,
     undefined,
     result.videos.map(fileItem),
+    metadata,
+  );
+}
+
+/** One video of an `experimental_getVideoStatus` result: a URL, base64 data, bytes, or uploaded elsewhere. */
+export type AiSdkVideoData =
+  | { readonly type: 'url'; readonly url: string; readonly mediaType?: string | undefined }
+  | { readonly type: 'base64'; readonly data: string; readonly mediaType?: string | undefined }
+  | { readonly type: 'binary'; readonly data: Uint8Array; readonly mediaType?: string | undefined }
+  | { readonly type: 'uploaded' };
+
+/** The part of an `experimental_getVideoStatus` result the envelope needs. */
+export interface AiSdkVideoStatus {
+  /** `completed`, `error` or `pending`. */
+  readonly status: string;
+  /** The videos of a completed job. */
+  readonly videos?: readonly AiSdkVideoData[] | undefined;
+  /** Why a job failed. */
+  readonly error?: string | undefined;
+  /** Response metadata of the status call. */
+  readonly response?: AiSdkResponse | undefined;
+  /** Provider-specific metadata, keyed by provider. */
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Turn the status of an asynchronous video job (`experimental_startVideo` + `experimental_getVideoStatus`) into an
+ * envelope: a completed job's videos (URLs stay URLs: nothing is downloaded), a failed job as `PROVIDER_ERROR`,
+ * a running one as a success without videos and `metadata.job_status: "pending"`.
+ */
+export function fromVideoStatus(result: AiSdkVideoStatus, options?: AiSdkOptions): UnifiedOutput {
+  const provider = providerOf(options, result.providerMetadata);
+  const metadata = baseMetadata(options, result.response, provider);
+  if (result.status === 'error') {
+    return assembleFailure(
+      provider,
+      'PROVIDER_ERROR',
+      result.error || 'The video job failed.',
+      { job_status: 'error' },
+      metadata,
+    );
+  }
+  if (result.status !== 'completed') {
+    metadata.job_status = 'pending';
+    return assembleSuccess(provider, 'The video is still being generated.', undefined, [], metadata);
+  }
+  const media: MediaItem[] = [];
+  for (const video of result.videos ?? []) {
+    const mediaType = canonicalMediaType(('mediaType' in video && video.mediaType) || 'video/mp4');
+    if (video.type === 'url') media.push({ url: video.url, media_type: mediaType });
+    else if (video.type === 'base64') media.push({ data: video.data, media_type: mediaType });
+    else if (video.type === 'binary') media.push({ data: toBase64(video.data), media_type: mediaType });
+  }
+  metadata.job_status = 'completed';
+  const count = media.length;
+  return assembleSuccess(
+    provider,
+    `Generated ${count} video${count === 1 ? '' : 's'}.`,
+    undefined,
+    media,
     metadata,
   );
 }

@@ -12,8 +12,7 @@ afterAll(async () => {
   await replay.close();
 });
 beforeEach(() => {
-  replay.requests.length = 0;
-  replay.aborted.length = 0;
+  replay.reset();
 });
 
 const SECRETS = [
@@ -587,6 +586,61 @@ describe('other modalities', () => {
       success: false,
       provider: 'openai',
       error: { code: 'AUTHENTICATION_ERROR' },
+    });
+  });
+});
+
+describe('POST /v1/videos', () => {
+  test('starts a Replicate job, polls it and answers the video by URL', async () => {
+    const gateway = gatewayWith({ videoPollMs: 10 });
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    const answer = await readEnvelope(
+      await post(gateway, '/v1/videos', {
+        model: 'replicate:minimax/video-01',
+        prompt: 'an astronaut riding a horse',
+      }),
+    );
+    expect(answer.envelope).toMatchObject({
+      success: true,
+      provider: 'replicate',
+      content: 'Generated 1 video.',
+      videos: [{ url: 'https://replicate.delivery/pbxt/xyz/output.mp4', media_type: 'video/mp4' }],
+      metadata: { job_status: 'completed', attempts: 1 },
+    });
+    expect(replay.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /v1/models/minimax/video-01/predictions',
+      'GET /v1/predictions/rrr4y6x1n1rmc0cm3tav9k0fzr',
+      'GET /v1/predictions/rrr4y6x1n1rmc0cm3tav9k0fzr',
+    ]);
+    expect(replay.requests[0]?.body).toMatchObject({ input: { prompt: 'an astronaut riding a horse' } });
+  });
+
+  test('a failed job is PROVIDER_ERROR; a job slower than the route timeout is PROVIDER_TIMEOUT', async () => {
+    const gateway = gatewayWith({ retries: 0, videoPollMs: 10, routes: { videos: { timeoutMs: 300 } } });
+    replay.enqueue({
+      ...fixture('replicate.prediction/PROVIDER_ERROR/failed-with-200.json'),
+      match: '/predictions/',
+    });
+    const failed = await readEnvelope(
+      await post(gateway, '/v1/videos', { model: 'replicate:minimax/video-01', prompt: 'x' }),
+    );
+    expect(failed.status).toBe(502);
+    expect(failed.envelope).toMatchObject({
+      success: false,
+      provider: 'replicate',
+      error: { code: 'PROVIDER_ERROR' },
+    });
+    for (let index = 0; index < 100; index++) {
+      replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    }
+    const slow = await readEnvelope(
+      await post(gateway, '/v1/videos', { model: 'replicate:minimax/video-01', prompt: 'x' }),
+    );
+    expect(slow.envelope).toMatchObject({
+      success: false,
+      provider: 'replicate',
+      error: { code: 'PROVIDER_TIMEOUT' },
     });
   });
 });

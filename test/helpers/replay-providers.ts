@@ -9,13 +9,15 @@
  *   ...
  *   replay.requests   // what reached the server: method, path, headers, parsed body
  *   replay.aborted    // requests whose client went away before the answer ended
+ *   replay.reset()    // forget queued answers and recorded requests
  *   await replay.close();
  *
  * With nothing queued, each endpoint answers its default success (streamed when the request asks for a
  * stream). `enqueue` takes answers in the fixtures' own shape (`status`, `headers`, `body`, `body_base64`,
  * `events`, `sse`) plus test controls: `delayMs` (answer late), `eventDelayMs` (between stream events),
  * `dropAfterEvents` (destroy the connection mid-stream), `hang` (never answer), `match` (only for a path
- * containing it). Request headers always include `x-request-id` in answers unless the answer sets its own.
+ * containing it). Answers carry an `x-request-id` header unless they set their own. Replicate bodies have
+ * their `https://api.replicate.com` URLs rewritten to this server, so video jobs are polled here too.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -80,6 +82,8 @@ export interface ReplayProviders {
   requests: ReplayRequest[];
   /** Requests whose client disconnected before the answer ended. */
   aborted: ReplayRequest[];
+  /** Forget queued answers and recorded requests (between tests). */
+  reset(): void;
   /** Stop the server and drop its connections. */
   close(): Promise<void>;
 }
@@ -131,6 +135,9 @@ const DEFAULTS: { test: RegExp; answers: [string, string?] }[] = [
   { test: /\/images\/generations$/, answers: ['openai.images/success/b64-json-with-usage.json'] },
   { test: /\/audio\/speech$/, answers: ['openai.speech/success/mp3.json'] },
   { test: /\/audio\/transcriptions$/, answers: ['openai.transcription/success/json.json'] },
+  // Replicate: creating a prediction answers "processing"; its status URL then answers "succeeded".
+  { test: /\/predictions$/, answers: ['replicate.prediction/success/processing.json'] },
+  { test: /\/predictions\/[^/]+$/, answers: ['replicate.prediction/success/single-video-url.json'] },
 ];
 
 function defaultAnswer(path: string, streamed: boolean): ReplayAnswer {
@@ -233,18 +240,23 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
       res.end(Buffer.from(chosen.body_base64, 'base64'));
       return;
     }
-    const text = typeof chosen.body === 'string' ? chosen.body : JSON.stringify(chosen.body ?? {});
+    // Status URLs in Replicate bodies point back at this server, so a job can be polled here.
+    const text =
+      typeof chosen.body === 'string'
+        ? chosen.body
+        : JSON.stringify(chosen.body ?? {}).replaceAll('https://api.replicate.com', url);
     const type = typeof chosen.body === 'string' ? 'text/html' : 'application/json';
     res.writeHead(status, { 'content-type': type, ...headers });
     done = true;
     res.end(text);
   }
 
+  let url = '';
   const server: Server = createServer((req, res) => {
     answer(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseURL = {
     openai: `${url}/v1`,
     anthropic: `${url}/v1`,
@@ -263,6 +275,11 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
       openrouter: { type: 'openai-compatible', baseURL: baseURL.compatible, apiKey: 'sk-or-replay-secret' },
     }),
     enqueue: (...answers) => queue.push(...answers),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      aborted.length = 0;
+    },
     requests,
     aborted,
     close: () =>

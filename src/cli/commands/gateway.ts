@@ -205,11 +205,18 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     `verdict gateway: stopping (waiting up to ${grace} ms for ${gateway.inFlight()} request(s))\n`,
   );
   gateway.close();
+  // Answers given from now on say `connection: close`, so keep-alive connections end after their answer and
+  // `server.close` completes once the last one is written.
   const closed = new Promise<void>((done) => server.close(() => done()));
   if ('closeIdleConnections' in server) server.closeIdleConnections();
   const timer = new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), grace).unref());
-  const outcome = await Promise.race([gateway.idle().then(() => 'idle' as const), timer]);
-  if ('closeAllConnections' in server) server.closeAllConnections();
+  // Once no request is in flight, a connection still open (a client that went away without closing, an idle
+  // keep-alive socket) gets one more second for its last bytes, then it is closed.
+  const flushed = gateway
+    .idle()
+    .then(() => new Promise<'idle'>((done) => setTimeout(() => done('idle'), 1000).unref()));
+  const outcome = await Promise.race([closed.then(() => 'closed' as const), flushed, timer]);
+  if (outcome !== 'closed' && 'closeAllConnections' in server) server.closeAllConnections();
   await closed;
   io.stderr.write(`verdict gateway: stopped${outcome === 'timeout' ? ' (grace period over)' : ''}\n`);
   return EXIT.success;

@@ -1,11 +1,17 @@
-import { generateImage, generateSpeech, experimental_generateVideo as generateVideo, transcribe } from 'ai';
+import {
+  generateImage,
+  generateSpeech,
+  experimental_getVideoStatus as getVideoStatus,
+  experimental_startVideo as startVideo,
+  transcribe,
+} from 'ai';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import {
   fromGenerateImage,
   fromGenerateSpeech,
-  fromGenerateVideo,
   fromTranscription,
+  fromVideoStatus,
 } from '../../unified/ai-sdk.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
@@ -19,6 +25,21 @@ import {
 } from '../request-schemas.js';
 import { serveCall } from './serve-call.js';
 import { serveText, serveTextStream } from './text.js';
+
+/** Wait between two status checks of a video job; ends early when the request is aborted. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
 
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
 
@@ -172,9 +193,12 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       route: 'videos',
       modality: 'videos',
       model: body.model,
-      call: ({ target, signal, headers }) =>
-        generateVideo({
-          model: target.provider.videos?.(target.modelId) as never,
+      // A video is a job: start it, then poll its status until it ends or the route's deadline passes.
+      // Finished videos are answered by URL when the provider gives one; the gateway does not download them.
+      call: async ({ target, signal, headers }) => {
+        const model = target.provider.videos?.(target.modelId) as never;
+        const started = await startVideo({
+          model,
           prompt: body.prompt,
           ...(body.duration_s === undefined ? {} : { duration: body.duration_s }),
           ...(body.aspect_ratio === undefined
@@ -185,8 +209,19 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           maxRetries: 0,
           abortSignal: signal,
           headers,
-        }),
-      convert: fromGenerateVideo,
+        });
+        for (;;) {
+          const status = await getVideoStatus(model, {
+            operation: started.operation,
+            headers,
+            abortSignal: signal,
+            maxRetries: 0,
+          });
+          if (status.status !== 'pending') return status;
+          await pause(runtime.videoPollMs, signal);
+        }
+      },
+      convert: (status, options) => fromVideoStatus(status as never, options),
     }),
   );
 }
