@@ -57,6 +57,11 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  // Tests never reach the network: whatever is not on this machine (a provider's media URL) is refused.
+  await context.route(
+    (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
+    (route) => route.abort('blockedbyclient'),
+  );
   return {
     context,
     async close() {

@@ -21,6 +21,7 @@ const site = useConsolePage(async () => {
   const gateway = createGateway({
     providers: replay.providers() as GatewayOptions['providers'],
     retryBaseMs: 1,
+    videoPollMs: 10,
     console: consoleAsset,
   });
   const served = await serveFetch(gateway.fetch);
@@ -134,6 +135,17 @@ describe('the Try view, served by the gateway', () => {
     expect(await player.getAttribute('src')).toMatch(/^data:audio\/mpeg;base64,/);
     expect(await player.getAttribute('aria-label')).toBe('Audio answer: speech.mp3');
     await expectAccessible(page);
+  });
+
+  test('puts a generated video in a video player', async () => {
+    await openTry();
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
+    await send('replicate:minimax/video-01', 'Video', 'an astronaut riding a horse');
+    const player = answer().locator('video[controls]');
+    await player.waitFor({ state: 'attached' });
+    expect(await player.getAttribute('src')).toBe('https://replicate.delivery/pbxt/xyz/output.mp4');
+    expect(await player.getAttribute('aria-label')).toBe('Generated video 1');
+    expect(await answer().innerText()).toContain('Generated 1 video.');
   });
 
   test('uploads audio for a transcription', async () => {
