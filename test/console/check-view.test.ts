@@ -50,6 +50,9 @@ describe('the Check view', () => {
     expect(focused).toContain('"error_code": "ignored"');
     await expectAccessible(page);
     await saveScreenshot(page, 'check-violations');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await saveScreenshot(page, 'check-violations-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   test('shows where an unreadable document breaks, and reads pasted text', async () => {

@@ -113,6 +113,19 @@ describe('the Receipt view', () => {
     await saveScreenshot(page, 'receipt-tampered', { fullPage: false });
   });
 
+  test('takes the receipt and its evidence opened together', async () => {
+    await openReceipt();
+    const names = ['success.json', 'receipt.json', 'failure.json', 'tool-definition.json'];
+    await page.getByLabel('Open a receipt').setInputFiles(names.map((n) => fileOf(n, evidence(n))));
+    await expect
+      .poll(() => evidenceStatus().allInnerTexts())
+      .toEqual([
+        'Every evidence file added matches the receipt (3 of 3).',
+        'Checked again in this page: these files give exactly this receipt.',
+      ]);
+    expect(await page.locator('dl.facts').first().innerText()).toMatch(/File\s+receipt.json/);
+  });
+
   test('refuses a file that is not a receipt with a clear message', async () => {
     await openReceipt();
     await page.getByLabel('Open a receipt').setInputFiles(fileOf('success.json', evidence('success.json')));

@@ -28,6 +28,18 @@ export function ReceiptView() {
     setFiles((old) => [...old.filter((f) => !added.some((a) => a.name === f.name)), ...added]);
   };
 
+  // Several files at once: the one that reads as a receipt is the receipt, the others its evidence.
+  const openReceipt = async (chosen: File[]) => {
+    const reads = await Promise.all(
+      chosen.map(async (file) => ({ file, read: readReceipt(await bytesOf(file)) })),
+    );
+    const found = reads.find((r) => r.read.ok) ?? reads[0];
+    if (found === undefined) return;
+    setRead({ ...found.read, name: found.file.name });
+    const others = chosen.filter((file) => file !== found.file);
+    if (others.length > 0) await addEvidence(others);
+  };
+
   return (
     <section aria-labelledby="receipt-title">
       <h2 id="receipt-title">Read a receipt</h2>
@@ -36,13 +48,7 @@ export function ReceiptView() {
         their SHA-256 digests in this page.
       </p>
       <div class="row">
-        <FileDrop
-          label="Open a receipt"
-          accept=".json,application/json"
-          onFiles={async ([file]) => {
-            if (file !== undefined) setRead({ ...readReceipt(await bytesOf(file)), name: file.name });
-          }}
-        />
+        <FileDrop label="Open a receipt" accept=".json,application/json" multiple onFiles={openReceipt} />
         <FileDrop label="Add evidence files" accept=".json,application/json" multiple onFiles={addEvidence} />
       </div>
       {read !== null && !read.ok && (

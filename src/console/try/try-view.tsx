@@ -63,7 +63,15 @@ export function TryView() {
       setRoutesNote(
         `No gateway answers here (${listed.problem ?? `HTTP ${listed.status}`}). Check and Receipt work without one.`,
       );
-    } else setRoutesNote(`GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`);
+    } else {
+      const error = (listed.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      setRoutesNote(
+        error === undefined
+          ? `GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`
+          : `GET /v1/models failed (HTTP ${listed.status}, ${String(error.code)}): ${String(error.message)}` +
+              (listed.status === 401 ? ' Enter the gateway key under Connection.' : ''),
+      );
+    }
   };
   useEffect(() => {
     void loadRoutes(connection);
