@@ -31,10 +31,10 @@ export interface Browser {
  * Starts Debian's Chromium headless through playwright-core, with a throwaway profile and nothing that reaches
  * the network on its own. A missing Chromium fails the test with the command that installs it: never a skip.
  */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
+export async function launchBrowser(executablePath: string = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `The console's browser tests need Chromium at ${CHROMIUM}. Install Debian's package ` +
+      `The console's browser tests need Chromium at ${executablePath}. Install Debian's package ` +
         '(sudo apt-get install -y chromium; .ci/run does this) or set VERDICT_CHROMIUM to a Chromium binary.',
     );
   }
@@ -43,7 +43,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   const profile = mkdtempSync(join(tmpdir(), 'verdict-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     viewport: DESKTOP,
     args: [
