@@ -183,6 +183,21 @@ describe('the Try view, served by the gateway', () => {
     await expectReadableOnPhone(page, 'try-failure-360px');
   });
 
+  test('cancels a request that takes too long, and the provider call is aborted too', async () => {
+    await openTry();
+    replay.aborted.length = 0;
+    replay.enqueue({ hang: true });
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('openai:gpt-4o-mini', 'Text', 'Take your time');
+    await expect.poll(() => replay.requests.length, { timeout: 20_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Cancelled.');
+    await expect.poll(() => replay.aborted.length, { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+  });
+
   test('says so when the gateway refuses the request itself', async () => {
     await openTry();
     await page.getByLabel('Stream the answer').uncheck();
