@@ -10,7 +10,7 @@
 // uses keep-alive connections, one per concurrent request.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +47,15 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address()
 
 function startProcess(command, argv, env, readyPattern, stream = 'stdout') {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${argv.join(' ')} did not start: ${seen.slice(-500)}`)), 30000);
+    const timer = setTimeout(
+      () => reject(new Error(`${argv.join(' ')} did not start: ${seen.slice(-500)}`)),
+      30000,
+    );
     const onData = (chunk) => {
       if (seen.length < 100000) seen += chunk.toString();
       const match = readyPattern.exec(seen);
@@ -62,7 +68,9 @@ function startProcess(command, argv, env, readyPattern, stream = 'stdout') {
     // Drain both streams for the whole run: a full pipe would stall the server (verdict logs one line per request).
     child.stdout.resume();
     child.stderr.resume();
-    child.on('exit', (code) => reject(new Error(`${argv.join(' ')} exited with ${code}: ${seen.slice(-500)}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`${argv.join(' ')} exited with ${code}: ${seen.slice(-500)}`)),
+    );
   });
 }
 
@@ -77,7 +85,14 @@ function send(agent, target) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(
-      { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', headers: target.headers },
+      {
+        agent,
+        host: '127.0.0.1',
+        port: target.port,
+        path: target.path,
+        method: 'POST',
+        headers: target.headers,
+      },
       (res) => {
         let size = 0;
         res.on('data', (chunk) => {
@@ -116,7 +131,12 @@ async function load(target, concurrency, count) {
 }
 
 // ---- the run -------------------------------------------------------------------------------------------
-const mock = await startProcess(process.execPath, ['--input-type=module', '-e', MOCK_SOURCE], {}, /^(\d+)\n/m);
+const mock = await startProcess(
+  process.execPath,
+  ['--input-type=module', '-e', MOCK_SOURCE],
+  {},
+  /^(\d+)\n/m,
+);
 const mockPort = Number(mock.match[1]);
 const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hi' }] });
 
@@ -135,7 +155,11 @@ try {
   const port = 18000 + Math.floor(Math.random() * 2000);
   portkey = await startProcess(
     process.execPath,
-    [join(ROOT, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'), `--port=${port}`, '--headless'],
+    [
+      join(ROOT, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'),
+      `--port=${port}`,
+      '--headless',
+    ],
     { NODE_ENV: 'production' },
     /Ready for connections/,
   );
@@ -145,7 +169,13 @@ try {
 }
 
 const targets = [
-  { name: 'direct to the mock', port: mockPort, path: '/v1/chat/completions', body: chatBody, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' } },
+  {
+    name: 'direct to the mock',
+    port: mockPort,
+    path: '/v1/chat/completions',
+    body: chatBody,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+  },
   {
     name: 'verdict gateway',
     port: verdictPort,
@@ -183,7 +213,9 @@ for (const concurrency of LEVELS) {
     const figures = await load(target, concurrency, REQUESTS);
     sent.set(target.name, sent.get(target.name) + REQUESTS);
     results.push({ target: target.name, concurrency, ...figures });
-    process.stderr.write(`${target.name} @${concurrency}: ${figures.rps.toFixed(0)} req/s p50 ${figures.p50.toFixed(2)} ms p99 ${figures.p99.toFixed(2)} ms\n`);
+    process.stderr.write(
+      `${target.name} @${concurrency}: ${figures.rps.toFixed(0)} req/s p50 ${figures.p50.toFixed(2)} ms p99 ${figures.p99.toFixed(2)} ms\n`,
+    );
   }
 }
 const memory = [];
@@ -199,7 +231,8 @@ portkey?.child.kill('SIGTERM');
 mock.child.kill('SIGTERM');
 
 // ---- the report (Markdown, for BENCHMARKS.md) ----------------------------------------------------------
-const direct = (concurrency) => results.find((row) => row.target === 'direct to the mock' && row.concurrency === concurrency);
+const direct = (concurrency) =>
+  results.find((row) => row.target === 'direct to the mock' && row.concurrency === concurrency);
 const lines = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadavg()[0].toFixed(2)} at the end (shared machine).`,
   `${REQUESTS.toLocaleString('en')} timed requests per row after ${WARMUP.toLocaleString('en')} warm-up requests; keep-alive connections.`,
@@ -208,13 +241,16 @@ const lines = [
   '|---|---:|---:|---:|---:|---:|---:|',
   ...results.map((row) => {
     const base = direct(row.concurrency);
-    const added = (value, baseline) => (row.target === 'direct to the mock' ? '—' : (value - baseline).toFixed(2));
+    const added = (value, baseline) =>
+      row.target === 'direct to the mock' ? '—' : (value - baseline).toFixed(2);
     return `| ${row.target} | ${row.concurrency} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${added(row.p50, base.p50)} | ${added(row.p99, base.p99)} |`;
   }),
   '',
   '| gateway | requests served | RSS after them |',
   '|---|---:|---:|',
-  ...memory.map((row) => `| ${row.target} | ${row.requests.toLocaleString('en')} | ${row.rss.toFixed(0)} MiB |`),
+  ...memory.map(
+    (row) => `| ${row.target} | ${row.requests.toLocaleString('en')} | ${row.rss.toFixed(0)} MiB |`,
+  ),
 ];
 if (portkeyError) lines.push('', `Portkey could not be run: ${portkeyError}`);
 process.stdout.write(`${lines.join('\n')}\n`);
