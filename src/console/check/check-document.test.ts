@@ -52,6 +52,23 @@ describe('checkLines', () => {
     expect(check).toMatchObject({ documents: 3, conformant: 1, unreadable: 1 });
     expect(check.failures.map((f) => f.line)).toEqual([3, 4]);
   });
+
+  test('reads the lines of a file as bytes, so a line that is not UTF-8 is unreadable', () => {
+    const good = new TextEncoder().encode('{"success":true,"message":"ok"}\r\n');
+    const bad = Uint8Array.from([
+      ...new TextEncoder().encode('{"success":true,"message":"'),
+      0xff,
+      0x22,
+      0x7d,
+    ]);
+    const bytes = Uint8Array.from([...good, ...bad, 0x0a]);
+    const check = checkLines(new TextDecoder().decode(bytes), result, bytes);
+    expect(check).toMatchObject({ documents: 2, conformant: 1, unreadable: 1 });
+    expect(check.failures[0]).toMatchObject({
+      line: 2,
+      check: { read: 'failed', error: { reason: 'not_utf8' } },
+    });
+  });
 });
 
 describe('offsetOf', () => {

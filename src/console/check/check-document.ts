@@ -146,15 +146,22 @@ export interface LinesCheck {
   failures: LineFailure[];
 }
 
-/** Checks every non-blank line of `text` as its own document, like `verdict validate --jsonl`. */
-export function checkLines(text: string, settings: CheckSettings): LinesCheck {
+/**
+ * Checks every non-blank line as its own document, like `verdict validate --jsonl`: the lines of the file's
+ * bytes when there are bytes (so bytes that are not UTF-8 are found), else of the text.
+ */
+export function checkLines(text: string, settings: CheckSettings, bytes?: Uint8Array): LinesCheck {
   const outcome: LinesCheck = { documents: 0, conformant: 0, unreadable: 0, failures: [] };
-  const lines = text.split('\n');
+  const decoder = new TextDecoder();
+  const lines: (string | Uint8Array)[] = bytes === undefined ? text.split('\n') : splitLines(bytes);
   for (const [index, raw] of lines.entries()) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const whole = typeof raw === 'string' ? raw : decoder.decode(raw);
+    const cr = whole.endsWith('\r');
+    const line = cr ? whole.slice(0, -1) : whole;
     if (line.trim() === '') continue;
     outcome.documents++;
-    const check = checkDocument(line, line, settings);
+    const input = typeof raw === 'string' ? line : cr ? raw.subarray(0, raw.length - 1) : raw;
+    const check = checkDocument(input, line, settings);
     if (check.read === 'ok' && check.valid) outcome.conformant++;
     else {
       if (check.read !== 'ok') outcome.unreadable++;
@@ -162,4 +169,16 @@ export function checkLines(text: string, settings: CheckSettings): LinesCheck {
     }
   }
   return outcome;
+}
+
+/** The lines of some bytes, split at line feeds. */
+function splitLines(bytes: Uint8Array): Uint8Array[] {
+  const lines: Uint8Array[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, start)) {
+    lines.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  lines.push(bytes.subarray(start));
+  return lines;
 }

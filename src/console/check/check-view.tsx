@@ -37,7 +37,8 @@ export function CheckView() {
 
   const settings: CheckSettings = { contract, revision, toolDefinition };
   const run = (source: { text: string; bytes: Uint8Array | null; jsonl: boolean }) => {
-    if (source.jsonl) setOutcome({ kind: 'lines', check: checkLines(source.text, settings) });
+    if (source.jsonl)
+      setOutcome({ kind: 'lines', check: checkLines(source.text, settings, source.bytes ?? undefined) });
     else
       setOutcome({
         kind: 'document',
