@@ -216,3 +216,11 @@ export async function expectReadableOnPhone(page: Page, name: string): Promise<v
     await page.setViewportSize(DESKTOP);
   }
 }
+
+/**
+ * `expect.poll` with room for a busy machine: it retries until the value matches or 30 s have passed. It waits
+ * for the page; it asserts nothing about how long that takes.
+ */
+export function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000, interval: 50 });
+}

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/ensure-build.js';
 import {
+  eventually,
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
@@ -26,21 +27,22 @@ async function openCheck(): Promise<void> {
   await page.getByRole('heading', { name: 'Check a document' }).waitFor();
 }
 
-describe('the Check view', () => {
+// Each test waits for the page (never on a clock); a busy machine gets room.
+describe('the Check view', { timeout: 120_000 }, () => {
   test('highlights each of the three violations of a document at its line and column', async () => {
     await openCheck();
     const notConforming = readFileSync(join(ROOT, 'examples', 'not-conforming.json'));
     await page.getByLabel('Open a file').setInputFiles(fileOf('not-conforming.json', notConforming));
-    await expect.poll(() => page.getByRole('heading', { name: '3 violations' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: '3 violations' }).count()).toBe(1);
     const findings = page.getByRole('list', { name: 'Findings' }).getByRole('listitem');
-    await expect.poll(() => findings.count()).toBe(3);
+    await eventually(() => findings.count()).toBe(3);
     const listed = await findings.allInnerTexts();
     expect(listed.join('\n')).toMatch(/at \/message line 3, column 3/);
     expect(listed.join('\n')).toMatch(/at \/error_code line 4, column 3/);
     expect(listed.join('\n')).toMatch(/at \/details line 5, column 3/);
     // Each finding's place is marked in the text, and its link moves focus there.
     const marks = page.locator('pre.source mark[id^="mark-"]');
-    await expect.poll(() => marks.count()).toBe(3);
+    await eventually(() => marks.count()).toBe(3);
     const marked = await marks.allInnerTexts();
     expect(marked.map((m) => m.replace(/^\d+/, ''))).toEqual(
       expect.arrayContaining(['"message": "  "', '"error_code": "ignored"', '"details": null']),
@@ -79,9 +81,9 @@ describe('the Check view', () => {
       '{"content": [], "structuredContent": {"success": false, "message": "No.", "error_code": "nope"}}',
     );
     await page.getByRole('button', { name: 'Check' }).click();
-    await expect
-      .poll(() => page.getByRole('list', { name: 'Findings' }).innerText())
-      .toContain('is_error_mismatch');
+    await eventually(() => page.getByRole('list', { name: 'Findings' }).innerText()).toContain(
+      'is_error_mismatch',
+    );
     expect(await page.getByText('"mcp_specification": "2025-06-18"').count()).toBe(1);
   });
 
@@ -123,6 +125,6 @@ describe('the Check view', () => {
     await page.keyboard.press('Tab'); // the JSONL checkbox
     await page.keyboard.press('Tab'); // the Check button
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('heading', { name: 'Conforms' }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Conforms' }).count()).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createReceipt, serializeReceipt } from '../../src/evidence/create-receipt.js';
 import { ROOT } from '../support/ensure-build.js';
 import {
+  eventually,
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
@@ -31,7 +32,8 @@ async function openReceipt(): Promise<void> {
 const verdictCard = () => page.locator('.verdict');
 const evidenceStatus = () => page.getByRole('region', { name: 'Evidence digests' }).getByRole('status');
 
-describe('the Receipt view', () => {
+// Each test waits for the page (never on a clock); a busy machine gets room.
+describe('the Receipt view', { timeout: 120_000 }, () => {
   test('shows a passing MCP receipt and confirms every evidence digest', async () => {
     await openReceipt();
     await page.getByLabel('Open a receipt').setInputFiles(fileOf('receipt.json', evidence('receipt.json')));
@@ -49,12 +51,10 @@ describe('the Receipt view', () => {
       .setInputFiles(
         ['success.json', 'failure.json', 'tool-definition.json'].map((n) => fileOf(n, evidence(n))),
       );
-    await expect
-      .poll(() => evidenceStatus().allInnerTexts())
-      .toEqual([
-        'Every evidence file added matches the receipt (3 of 3).',
-        'Checked again in this page: these files give exactly this receipt.',
-      ]);
+    await eventually(() => evidenceStatus().allInnerTexts()).toEqual([
+      'Every evidence file added matches the receipt (3 of 3).',
+      'Checked again in this page: these files give exactly this receipt.',
+    ]);
     const rows = await page.locator('table tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t').pop())).toEqual(['matches', 'matches', 'matches']);
     await expectAccessible(page);
@@ -96,9 +96,9 @@ describe('the Receipt view', () => {
         fileOf('failure.json', evidence('failure.json')),
         fileOf('tool-definition.json', evidence('tool-definition.json')),
       ]);
-    await expect
-      .poll(() => evidenceStatus().first().innerText())
-      .toBe('1 evidence file differs from the receipt.');
+    await eventually(() => evidenceStatus().first().innerText()).toBe(
+      '1 evidence file differs from the receipt.',
+    );
     const rows = await page.locator('table tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t').pop())).toEqual([
       'DIFFERS: not the file the receipt describes',
@@ -117,12 +117,10 @@ describe('the Receipt view', () => {
     await openReceipt();
     const names = ['success.json', 'receipt.json', 'failure.json', 'tool-definition.json'];
     await page.getByLabel('Open a receipt').setInputFiles(names.map((n) => fileOf(n, evidence(n))));
-    await expect
-      .poll(() => evidenceStatus().allInnerTexts())
-      .toEqual([
-        'Every evidence file added matches the receipt (3 of 3).',
-        'Checked again in this page: these files give exactly this receipt.',
-      ]);
+    await eventually(() => evidenceStatus().allInnerTexts()).toEqual([
+      'Every evidence file added matches the receipt (3 of 3).',
+      'Checked again in this page: these files give exactly this receipt.',
+    ]);
     expect(await page.locator('dl.facts').first().innerText()).toMatch(/File\s+receipt.json/);
   });
 

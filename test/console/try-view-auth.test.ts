@@ -24,7 +24,8 @@ const site = useConsolePage(async () => {
   };
 });
 
-describe('the Try view with a gateway that asks for a key', () => {
+// Each test waits for the page (never on a clock); a busy machine gets room.
+describe('the Try view with a gateway that asks for a key', { timeout: 120_000 }, () => {
   test('says the key is missing, then lists the routes and answers once it is given', async () => {
     const { page } = site;
     await page.goto(`${site.url}#try`);

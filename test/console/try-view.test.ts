@@ -4,6 +4,7 @@ import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import {
   consoleAsset,
+  eventually,
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
@@ -47,7 +48,7 @@ beforeEach(() => {
 async function openTry(): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${site.url}#try`);
-  await expect.poll(() => page.getByText(/^Providers: /).count()).toBe(1);
+  await eventually(() => page.getByText(/^Providers: /).count()).toBe(1);
 }
 
 /** Fills the form and sends it. */
@@ -61,7 +62,8 @@ async function send(model: string, modality: string, prompt?: string): Promise<v
 const answer = () => page.getByRole('region', { name: 'Answer', exact: true });
 const facts = () => page.locator('dl.facts').last();
 
-describe('the Try view, served by the gateway', () => {
+// Each test waits for the page (never on a clock); a busy machine gets room.
+describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
   test('lists the configured providers and renders a text answer with usage, latency and trace id', async () => {
     await openTry();
     expect(await page.getByRole('status').first().innerText()).toContain(
@@ -121,7 +123,7 @@ describe('the Try view, served by the gateway', () => {
     await image.waitFor();
     expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await image.getAttribute('alt')).toBe('Generated image 1 of 1');
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    await eventually(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
     expect(replay.requests.map((r) => r.path)).toEqual(['/v1/images/generations']);
     await expectAccessible(page);
     await saveScreenshot(page, 'try-image');
@@ -176,7 +178,7 @@ describe('the Try view, served by the gateway', () => {
     const traceId = await card.locator('code.trace').innerText();
     expect(replay.requests.map((r) => r.headers['x-trace-id'])).toEqual([traceId]);
     await card.getByRole('button', { name: 'Copy trace id' }).click();
-    await expect.poll(() => card.getByRole('status').innerText()).toBe('Copied.');
+    await eventually(() => card.getByRole('status').innerText()).toBe('Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(traceId);
     await expectAccessible(page);
     await saveScreenshot(page, 'try-failure');
@@ -189,12 +191,12 @@ describe('the Try view, served by the gateway', () => {
     replay.enqueue({ hang: true });
     await page.getByLabel('Stream the answer').uncheck();
     await send('openai:gpt-4o-mini', 'Text', 'Take your time');
-    await expect.poll(() => replay.requests.length, { timeout: 20_000 }).toBe(1);
+    await eventually(() => replay.requests.length).toBe(1);
     await page.getByRole('button', { name: 'Cancel' }).click();
     const card = page.getByRole('alert');
     await card.waitFor();
     expect(await card.innerText()).toContain('Cancelled.');
-    await expect.poll(() => replay.aborted.length, { timeout: 20_000 }).toBe(1);
+    await eventually(() => replay.aborted.length).toBe(1);
     expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
   });
 
