@@ -41,15 +41,18 @@ describe('the Check view', { timeout: 120_000 }, () => {
     expect(listed.join('\n')).toMatch(/at \/error_code line 4, column 3/);
     expect(listed.join('\n')).toMatch(/at \/details line 5, column 3/);
     // Each finding's place is marked in the text, and its link moves focus there.
-    const marks = page.locator('pre.source mark[id^="mark-"]');
+    const marks = page.locator('pre.source mark:has([id^="mark-"])');
     await eventually(() => marks.count()).toBe(3);
     const marked = await marks.allInnerTexts();
     expect(marked.map((m) => m.replace(/^\d+/, ''))).toEqual(
       expect.arrayContaining(['"message": "  "', '"error_code": "ignored"', '"details": null']),
     );
     await page.getByRole('link', { name: 'line 4, column 3' }).click();
-    const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
-    expect(focused).toContain('"error_code": "ignored"');
+    const focused = await page.evaluate(() => [
+      document.activeElement?.textContent,
+      document.activeElement?.parentElement?.textContent,
+    ]);
+    expect(focused).toEqual(['2', '2"error_code": "ignored"']);
     await expectAccessible(page);
     await saveScreenshot(page, 'check-violations');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -85,6 +88,21 @@ describe('the Check view', { timeout: 120_000 }, () => {
       'is_error_mismatch',
     );
     expect(await page.getByText('"mcp_specification": "2025-06-18"').count()).toBe(1);
+  });
+
+  test('lists and marks the first 200 findings of a document that has more', async () => {
+    await openCheck();
+    const members = Array.from({ length: 250 }, (_, k) => `"k${k}": 1, "k${k}": 2`).join(',\n');
+    await documentBox().fill(`{"success": true, "message": "ok",\n${members}}`);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByRole('heading', { name: '250 violations' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Findings' }).getByRole('listitem').count()).toBe(200);
+    expect(await page.locator('pre.source [id^="mark-"]').count()).toBe(200);
+    // Each repeated name is marked where it repeats: the second "k0".
+    expect(await page.locator('#mark-1').evaluate((badge) => badge.parentElement?.textContent)).toBe(
+      '1"k0": 2',
+    );
+    expect(await page.getByText('The first 200 findings are listed and marked.').count()).toBe(1);
   });
 
   test('turns a JSONL file into a table of its failing lines', async () => {

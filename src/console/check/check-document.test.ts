@@ -20,6 +20,14 @@ describe('checkDocument', () => {
     );
   });
 
+  test('marks a repeated member name where it repeats', () => {
+    const text = '{"success": true, "message": "a", "details": {"x": 1, "x": 2}, "message": "b"}';
+    const check = checkDocument(text, text, result);
+    if (check.read !== 'ok') throw new Error('read failed');
+    const repeats = check.violations.filter((v) => v.code === 'duplicate_member');
+    expect(repeats.map((v) => text.slice(v.span.start, v.span.end))).toEqual(['"x": 2', '"message": "b"']);
+  });
+
   test('gives a read error with its line, column and place in the text', () => {
     const text = '{\n  "success": true,\n  "message": "ok",,\n}';
     const check = checkDocument(text, text, result);

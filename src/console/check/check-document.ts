@@ -1,4 +1,4 @@
-import { validateResult } from '../../contract/validate-result.js';
+import { escapePointerToken, validateResult } from '../../contract/validate-result.js';
 import { locatePointer, type PointerSpan } from '../../json/locate-pointer.js';
 import { readJson } from '../../json/read-json.js';
 import type { ReadError } from '../../json/types.js';
@@ -70,12 +70,20 @@ export function checkDocument(
   }
   const read = readJson(input);
   if (!read.ok) return readFailure(text, read.error);
+  // The contract and MCP validators report a repeated name at the object that holds it; mark the repeat itself.
+  const repeats = [...read.duplicates];
+  const placeRepeat = (finding: { code: string; path: string; message: string }): Finding => {
+    const at = finding.code === 'duplicate_member' ? repeats.findIndex((d) => d.path === finding.path) : -1;
+    if (at < 0) return place(finding);
+    const [repeat] = repeats.splice(at, 1);
+    return { ...finding, span: locatePointer(text, `${finding.path}/${escapePointerToken(repeat!.key)}`) };
+  };
   if (settings.contract === 'result') {
     const report = validateResult(read.value, { duplicates: read.duplicates, readWarnings: read.warnings });
     return {
       read: 'ok',
       valid: report.valid,
-      violations: report.violations.map(place),
+      violations: report.violations.map(placeRepeat),
       warnings: report.warnings.map(place),
     };
   }
@@ -94,7 +102,7 @@ export function checkDocument(
   return {
     read: 'ok',
     valid: report.valid,
-    violations: report.violations.map(place),
+    violations: report.violations.map(placeRepeat),
     warnings: report.warnings.map(place),
     facts: { ...report.facts },
   };

@@ -19,6 +19,9 @@ type Outcome =
   | { kind: 'document'; text: string; check: DocumentCheck }
   | { kind: 'lines'; check: LinesCheck };
 
+/** Most findings of one document listed and marked; the heading counts all of them. */
+const MAX_FINDINGS_SHOWN = 200;
+
 /** Most failing lines a JSONL table shows; the totals count all of them. */
 const MAX_LINES_SHOWN = 500;
 
@@ -173,7 +176,8 @@ function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }
       </div>
     );
   }
-  const all = [...check.violations, ...check.warnings];
+  const found = [...check.violations, ...check.warnings];
+  const all = found.slice(0, MAX_FINDINGS_SHOWN);
   return (
     <div class="outcome">
       <div class={check.valid ? 'card success' : 'card failure'} role="status">
@@ -196,6 +200,9 @@ function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }
             />
           ))}
         </ol>
+      )}
+      {found.length > all.length && (
+        <p class="hint">The first {MAX_FINDINGS_SHOWN} findings are listed and marked.</p>
       )}
       <HighlightedText
         text={text}

@@ -13,7 +13,7 @@ export interface Mark {
 
 /**
  * The document's text with each finding's place marked. Spans may nest or overlap; the text is cut at every
- * span edge and each piece is marked when any span covers it. The first piece of finding N has the id
+ * span edge and each piece is marked when any span covers it. The number that opens finding N has the id
  * `mark-N`, so the findings list can move focus to it.
  */
 export function HighlightedText({ text, marks }: { text: string; marks: Mark[] }) {
@@ -38,16 +38,10 @@ export function HighlightedText({ text, marks }: { text: string; marks: Mark[] }
     }
     const opening = covering.filter(({ index }) => !started.has(index));
     for (const { index } of opening) started.add(index);
-    const first = opening[0];
     pieces.push(
-      <mark
-        key={from}
-        id={first === undefined ? undefined : `mark-${first.index + 1}`}
-        tabIndex={first === undefined ? undefined : -1}
-        title={covering.map(({ mark }) => mark.title).join('\n')}
-      >
+      <mark key={from} title={covering.map(({ mark }) => mark.title).join('\n')}>
         {opening.map(({ mark, index }) => (
-          <span key={index} class="badge" aria-hidden="true">
+          <span key={index} id={`mark-${index + 1}`} tabIndex={-1} class="badge">
             {mark.label}
           </span>
         ))}
