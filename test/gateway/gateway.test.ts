@@ -386,14 +386,14 @@ describe('reliability', () => {
       provider: 'openai',
       error: { code: 'PROVIDER_TIMEOUT' },
     });
-    await expect.poll(() => replay.aborted.length).toBe(1);
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
   });
 
   test('past the concurrency limit and its queue, a request is refused with retry-after', async () => {
-    const gateway = gatewayWith({ concurrency: 1, queue: 0, routes: { text: { timeoutMs: 2000 } } });
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 400 });
+    const gateway = gatewayWith({ concurrency: 1, queue: 0, routes: { text: { timeoutMs: 20_000 } } });
+    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 2000 });
     const first = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
-    await expect.poll(() => replay.requests.length).toBe(1);
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     const refused = await readEnvelope(
       await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' }),
     );
@@ -418,9 +418,9 @@ describe('reliability', () => {
 
   test('close() refuses new provider requests while requests in flight finish; idle() waits for them', async () => {
     const gateway = gatewayWith();
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 300 });
+    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 1500 });
     const inFlight = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
-    await expect.poll(() => replay.requests.length).toBe(1);
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     gateway.close();
     const refused = await readEnvelope(
       await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' }),
