@@ -304,8 +304,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     );
   }
 
-  app.use('/v1/*', async (c, next) => {
-    if (checkKey !== undefined && !(await checkKey(c.req.header('authorization')))) {
+  // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
+  if (checkKey !== undefined) {
+    const requireKey = async (c: Context<GatewayEnv>, next: () => Promise<void>) => {
+      if (await checkKey(c.req.header('authorization'))) return next();
       return respond(
         c,
         systemFailure(
@@ -315,7 +317,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         ),
         { 'www-authenticate': 'Bearer' },
       );
-    }
+    };
+    app.use('/v1/*', requireKey);
+    app.use('/metrics', requireKey);
+  }
+  app.use('/v1/*', async (c, next) => {
     if (closing) {
       return respond(
         c,
@@ -329,22 +335,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
     await next();
   });
-  if (checkKey !== undefined) {
-    app.use('/metrics', async (c, next) => {
-      if (!(await checkKey(c.req.header('authorization')))) {
-        return respond(
-          c,
-          systemFailure(
-            'AUTHENTICATION_ERROR',
-            'Send a gateway key as "Authorization: Bearer <key>".',
-            c.get('traceId'),
-          ),
-          { 'www-authenticate': 'Bearer' },
-        );
-      }
-      await next();
-    });
-  }
 
   app.get('/healthz', (c) => c.json({ status: closing ? 'closing' : 'ok' }, closing ? 503 : 200));
   app.get('/metrics', (c) => {

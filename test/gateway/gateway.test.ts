@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+import { useReplay } from './use-replay.js';
 
+const replayServer = useReplay();
 let replay: ReplayProviders;
-beforeAll(async () => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  replay = await startReplayProviders();
-});
-afterAll(async () => {
-  await replay.close();
-});
 beforeEach(() => {
-  replay.reset();
+  replay = replayServer();
 });
 
 const SECRETS = [
