@@ -207,6 +207,17 @@ describe('POST /v1/text with "stream": true', () => {
     });
   });
 
+  test.each([
+    ['google:gemini-2.5-flash', 'google'],
+    ['openrouter:meta/llama', 'openrouter'],
+  ])('streams %s too, ending with its envelope', async (model, provider) => {
+    const gateway = gatewayWith();
+    const response = await post(gateway, '/v1/text', { model, input: 'Hi', stream: true });
+    const streamed = readStreamEnvelope(await response.text());
+    expect(streamed.deltas.length).toBeGreaterThan(0);
+    expect(streamed.envelope).toMatchObject({ success: true, provider, content: streamed.deltas.join('') });
+  });
+
   test('an error event after the first text ends the stream with a failure envelope', async () => {
     const gateway = gatewayWith();
     replay.enqueue(fixture('openai.chat/PROVIDER_ERROR/stream-mid-error.json'));
