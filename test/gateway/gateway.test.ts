@@ -432,7 +432,8 @@ describe('reliability', () => {
       await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' }),
     );
     expect(refused.envelope).toMatchObject({ error: { code: 'PROVIDER_UNAVAILABLE' } });
-    expect((await gateway.request('/healthz')).status).toBe(503);
+    const health = await readEnvelope(await gateway.request('/healthz'));
+    expect(health.envelope).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
     await gateway.idle();
     expect((await readEnvelope(await inFlight)).envelope.success).toBe(true);
   });
@@ -524,7 +525,8 @@ describe('requests the gateway refuses itself', () => {
       ),
     );
     expect(right.envelope.success).toBe(true);
-    expect((await gateway.request('/healthz')).status).toBe(200);
+    const health = await readEnvelope(await gateway.request('/healthz'));
+    expect(health.envelope).toMatchObject({ success: true, provider: 'system' });
     expect(replay.requests).toHaveLength(1);
   });
 
