@@ -25,6 +25,7 @@ const REQUESTS = Number(option('requests', '20000'));
 const SOAK_TOTAL = Number(option('soak', '100000'));
 const LEVELS = option('concurrency', '20,100').split(',').map(Number);
 const WARMUP = 2000;
+const loadAtStart = loadavg()[0];
 
 // ---- the mock provider (a child process, so it does not share the load generator's event loop) ----------
 const MOCK_SOURCE = `
@@ -72,6 +73,13 @@ function startProcess(command, argv, env, readyPattern, stream = 'stdout') {
       reject(new Error(`${argv.join(' ')} exited with ${code}: ${seen.slice(-500)}`)),
     );
   });
+}
+
+/** CPU time (user + system) a process has used, in milliseconds, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMiB(pid) {
@@ -210,7 +218,9 @@ for (const concurrency of LEVELS) {
   }
   // Interleaved: each target in turn, so a busy moment of the shared machine hits all of them alike.
   for (const target of targets) {
+    const cpuBefore = target.pid === undefined ? 0 : cpuMs(target.pid);
     const figures = await load(target, concurrency, REQUESTS);
+    figures.cpu = target.pid === undefined ? undefined : (cpuMs(target.pid) - cpuBefore) / REQUESTS;
     sent.set(target.name, sent.get(target.name) + REQUESTS);
     results.push({ target: target.name, concurrency, ...figures });
     process.stderr.write(
@@ -234,16 +244,17 @@ mock.child.kill('SIGTERM');
 const direct = (concurrency) =>
   results.find((row) => row.target === 'direct to the mock' && row.concurrency === concurrency);
 const lines = [
-  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadavg()[0].toFixed(2)} at the end (shared machine).`,
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0].toFixed(2)} at the end (a machine shared with other work).`,
   `${REQUESTS.toLocaleString('en')} timed requests per row after ${WARMUP.toLocaleString('en')} warm-up requests; keep-alive connections.`,
   '',
-  '| target | concurrency | requests/s | p50 ms | p99 ms | p50 added over direct | p99 added over direct |',
-  '|---|---:|---:|---:|---:|---:|---:|',
+  '| target | concurrency | requests/s | p50 ms | p99 ms | p50 added over direct | p99 added over direct | gateway CPU ms per request |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map((row) => {
     const base = direct(row.concurrency);
     const added = (value, baseline) =>
       row.target === 'direct to the mock' ? '—' : (value - baseline).toFixed(2);
-    return `| ${row.target} | ${row.concurrency} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${added(row.p50, base.p50)} | ${added(row.p99, base.p99)} |`;
+    const cpu = row.cpu === undefined ? '—' : row.cpu.toFixed(2);
+    return `| ${row.target} | ${row.concurrency} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${added(row.p50, base.p50)} | ${added(row.p99, base.p99)} | ${cpu} |`;
   }),
   '',
   '| gateway | requests served | RSS after them |',

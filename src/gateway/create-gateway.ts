@@ -101,6 +101,24 @@ export function systemFailure(
   return assembleFailure('system', code, message, details, { trace_id: traceId });
 }
 
+/** A success from the gateway itself (`provider: "system"`, no usage), its facts in `metadata`. */
+export function systemSuccess(
+  content: string,
+  traceId: string,
+  metadata: Record<string, unknown>,
+): UnifiedOutput {
+  return {
+    success: true,
+    content,
+    provider: 'system',
+    usage: { input_tokens: 0, output_tokens: 0 },
+    metadata: { trace_id: traceId, usage_reported: false, ...metadata },
+    images: [],
+    files: [],
+    videos: [],
+  };
+}
+
 /**
  * Serve an envelope: validated (an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id
  * in `x-trace-id`, and its facts kept for the log line.
@@ -304,8 +322,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     );
   }
 
-  app.use('/v1/*', async (c, next) => {
-    if (checkKey !== undefined && !(await checkKey(c.req.header('authorization')))) {
+  // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
+  if (checkKey !== undefined) {
+    const requireKey = async (c: Context<GatewayEnv>, next: () => Promise<void>) => {
+      if (await checkKey(c.req.header('authorization'))) return next();
       return respond(
         c,
         systemFailure(
@@ -315,7 +335,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         ),
         { 'www-authenticate': 'Bearer' },
       );
-    }
+    };
+    app.use('/v1/*', requireKey);
+    app.use('/metrics', requireKey);
+  }
+  app.use('/v1/*', async (c, next) => {
     if (closing) {
       return respond(
         c,
@@ -329,24 +353,19 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
     await next();
   });
-  if (checkKey !== undefined) {
-    app.use('/metrics', async (c, next) => {
-      if (!(await checkKey(c.req.header('authorization')))) {
-        return respond(
-          c,
-          systemFailure(
-            'AUTHENTICATION_ERROR',
-            'Send a gateway key as "Authorization: Bearer <key>".',
-            c.get('traceId'),
-          ),
-          { 'www-authenticate': 'Bearer' },
-        );
-      }
-      await next();
-    });
-  }
 
-  app.get('/healthz', (c) => c.json({ status: closing ? 'closing' : 'ok' }, closing ? 503 : 200));
+  // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
+  // stopping, so a load balancer's readiness check and a client read the same thing.
+  app.get('/healthz', (c) =>
+    respond(
+      c,
+      closing
+        ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
+        : systemSuccess(`Serving ${runtime.providers.size} provider(s).`, c.get('traceId'), {
+            providers: [...runtime.providers.keys()],
+          }),
+    ),
+  );
   app.get('/metrics', (c) => {
     c.get('facts').code = 'ok';
     return c.body(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -363,16 +382,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       modalities: [...MODALITIES_OF[provider.type]],
     }));
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
-    return respond(c, {
-      success: true,
-      content: summary,
-      provider: 'system',
-      usage: { input_tokens: 0, output_tokens: 0 },
-      metadata: { trace_id: traceId, usage_reported: false, providers, aliases: runtime.aliases },
-      images: [],
-      files: [],
-      videos: [],
-    });
+    return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
   });
   registerProviderRoutes(app, runtime);
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
-import { type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import { parseSse, readEnvelope } from './envelope-assertions.js';
+import { useReplay } from './use-replay.js';
 
 const DOC = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
 
@@ -25,14 +25,7 @@ function withoutLatency(envelope: unknown): unknown {
   return copy;
 }
 
-let replay: ReplayProviders;
-beforeAll(async () => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  replay = await startReplayProviders();
-});
-afterAll(async () => {
-  await replay.close();
-});
+const replay = useReplay();
 
 describe('docs/gateway.md', () => {
   test('has an example per modality and for failures', () => {
@@ -52,11 +45,11 @@ describe('docs/gateway.md', () => {
     const gateway = createGateway({
       env: {
         OPENAI_API_KEY: 'sk-docs',
-        OPENAI_BASE_URL: replay.baseURL.openai,
+        OPENAI_BASE_URL: replay().baseURL.openai,
         ANTHROPIC_API_KEY: 'sk-ant-docs',
-        ANTHROPIC_BASE_URL: replay.baseURL.anthropic,
+        ANTHROPIC_BASE_URL: replay().baseURL.anthropic,
         REPLICATE_API_TOKEN: 'r8-docs',
-        REPLICATE_BASE_URL: replay.baseURL.replicate,
+        REPLICATE_BASE_URL: replay().baseURL.replicate,
       },
       videoPollMs: 10,
     });

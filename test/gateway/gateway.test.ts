@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+import { useReplay } from './use-replay.js';
 
+const replayServer = useReplay();
 let replay: ReplayProviders;
-beforeAll(async () => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  replay = await startReplayProviders();
-});
-afterAll(async () => {
-  await replay.close();
-});
 beforeEach(() => {
-  replay.reset();
+  replay = replayServer();
 });
 
 const SECRETS = [
@@ -212,6 +207,17 @@ describe('POST /v1/text with "stream": true', () => {
     });
   });
 
+  test.each([
+    ['google:gemini-2.5-flash', 'google'],
+    ['openrouter:meta/llama', 'openrouter'],
+  ])('streams %s too, ending with its envelope', async (model, provider) => {
+    const gateway = gatewayWith();
+    const response = await post(gateway, '/v1/text', { model, input: 'Hi', stream: true });
+    const streamed = readStreamEnvelope(await response.text());
+    expect(streamed.deltas.length).toBeGreaterThan(0);
+    expect(streamed.envelope).toMatchObject({ success: true, provider, content: streamed.deltas.join('') });
+  });
+
   test('an error event after the first text ends the stream with a failure envelope', async () => {
     const gateway = gatewayWith();
     replay.enqueue(fixture('openai.chat/PROVIDER_ERROR/stream-mid-error.json'));
@@ -386,14 +392,14 @@ describe('reliability', () => {
       provider: 'openai',
       error: { code: 'PROVIDER_TIMEOUT' },
     });
-    await expect.poll(() => replay.aborted.length).toBe(1);
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
   });
 
   test('past the concurrency limit and its queue, a request is refused with retry-after', async () => {
-    const gateway = gatewayWith({ concurrency: 1, queue: 0, routes: { text: { timeoutMs: 2000 } } });
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 400 });
+    const gateway = gatewayWith({ concurrency: 1, queue: 0, routes: { text: { timeoutMs: 20_000 } } });
+    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 2000 });
     const first = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
-    await expect.poll(() => replay.requests.length).toBe(1);
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     const refused = await readEnvelope(
       await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' }),
     );
@@ -418,15 +424,16 @@ describe('reliability', () => {
 
   test('close() refuses new provider requests while requests in flight finish; idle() waits for them', async () => {
     const gateway = gatewayWith();
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 300 });
+    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 1500 });
     const inFlight = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
-    await expect.poll(() => replay.requests.length).toBe(1);
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     gateway.close();
     const refused = await readEnvelope(
       await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' }),
     );
     expect(refused.envelope).toMatchObject({ error: { code: 'PROVIDER_UNAVAILABLE' } });
-    expect((await gateway.request('/healthz')).status).toBe(503);
+    const health = await readEnvelope(await gateway.request('/healthz'));
+    expect(health.envelope).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
     await gateway.idle();
     expect((await readEnvelope(await inFlight)).envelope.success).toBe(true);
   });
@@ -518,7 +525,8 @@ describe('requests the gateway refuses itself', () => {
       ),
     );
     expect(right.envelope.success).toBe(true);
-    expect((await gateway.request('/healthz')).status).toBe(200);
+    const health = await readEnvelope(await gateway.request('/healthz'));
+    expect(health.envelope).toMatchObject({ success: true, provider: 'system' });
     expect(replay.requests).toHaveLength(1);
   });
 

@@ -25,10 +25,13 @@ async function startCli(args: string[], env: Record<string, string | undefined> 
   const exit = run(['gateway', '--port', '0', ...args], io);
   let url: string | undefined;
   await expect
-    .poll(() => {
-      url = /serving on (http:\/\/[^ ]+)/.exec(io.stderr.text())?.[1];
-      return url !== undefined || io.stderr.text().includes('could not');
-    })
+    .poll(
+      () => {
+        url = /serving on (http:\/\/[^ ]+)/.exec(io.stderr.text())?.[1];
+        return url !== undefined || io.stderr.text().includes('could not');
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true);
   return { url: url as string, io, exit, stop: () => controller.abort() };
 }
@@ -77,7 +80,7 @@ describe('verdict gateway', () => {
     }
     expect(parseSse(text)[0]).toEqual({ event: 'delta', data: '{"text":"Hel"}' });
     client.abort();
-    await expect.poll(() => replay.aborted.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
     cli.stop();
     expect(await cli.exit).toBe(0);
   });
@@ -90,7 +93,7 @@ describe('verdict gateway', () => {
       method: 'POST',
       body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
     });
-    await expect.poll(() => replay.requests.length).toBe(before + 1);
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(before + 1);
     cli.stop();
     const answer = await readEnvelope(await inFlight);
     expect(answer.envelope).toMatchObject({ success: true, content: 'Once upon a' });
