@@ -28,7 +28,10 @@ export function placeFindings(
   if (ctx.json || ctx.place === undefined || findings.length === 0) return;
   const text = new TextDecoder().decode(bytes);
   const pointers = [...new Set(findings.map((finding) => finding.path))].slice(0, MAX_PLACES);
-  for (const pointer of pointers) ctx.place(file, pointer, locatePointer(text, pointer));
+  for (const pointer of pointers) {
+    const { line, column } = locatePointer(text, pointer);
+    ctx.place(file, pointer, { line, column });
+  }
 }
 
 /** How an input is named in compiler-style lines: its path, or `<stdin>` for standard input. */

@@ -1,5 +1,6 @@
 import { fail, ok } from '../contract/builders.js';
 import { renderTable } from '../producer/render.js';
+import { EXIT_STATUS_LINE } from '../producer/render-help.js';
 import { EXIT, emitResult, reportUsageError, runCommand, withMeta } from '../producer/run-command.js';
 import type { CommandDefinition, CommandIo } from '../producer/types.js';
 
@@ -72,7 +73,7 @@ export function renderGroupHelp(group: SubcommandGroup, usage: string): string {
     'Options:',
     ...renderTable(options),
     '',
-    'Exit status: 0 success, 1 failure, 2 usage error, 130 interrupted (Ctrl-C).',
+    EXIT_STATUS_LINE,
     '',
   ].join('\n');
 }

@@ -220,7 +220,7 @@ function stringError(
 }
 
 /** The value of a valid string literal's contents between `from` and `to` (exclusive). */
-function decodeString(text: string, from: number, to: number): string {
+export function decodeString(text: string, from: number, to: number): string {
   const first = text.indexOf('\\', from);
   if (first < 0 || first >= to) return text.slice(from, to);
   let out = text.slice(from, first);

@@ -1,4 +1,5 @@
 import type { ResultContract } from '../contract/types.js';
+import { INTERRUPT_SIGNALS } from './interrupt.js';
 import { renderTable } from './render.js';
 import type { CommandDefinition, OptionSpec, Style } from './types.js';
 
@@ -28,10 +29,16 @@ function optionUsage(name: string, spec: OptionSpec): string {
   return `${flag} <${value}>`;
 }
 
+/** The signals that interrupt a run and the exit status each gives (128 + its number), from one table. */
+const INTERRUPTS = Object.entries(INTERRUPT_SIGNALS).map(([name, number]) => `${128 + number} ${name}`);
+
+/** The last line of every help: the exit statuses. */
+export const EXIT_STATUS_LINE = `Exit status: 0 success, 1 failure, 2 usage error; interrupted: ${INTERRUPTS.join(', ')}.`;
+
 /** What every command can report besides its own codes: the runtime adds these. */
 const RUNTIME_CODES: Readonly<Record<string, string>> = {
   invalid_arguments: 'The command line is wrong (exit 2).',
-  interrupted: 'The run was interrupted (Ctrl-C); exit 130.',
+  interrupted: `The run was interrupted by a signal; exit ${INTERRUPTS.join(', ')}.`,
   unexpected_error: 'The command failed in a way it does not describe (a bug); exit 1.',
 };
 
@@ -88,6 +95,6 @@ export function renderHelp(
   for (const [code, meaning] of Object.entries(RUNTIME_CODES))
     if (!Object.hasOwn(codes, code)) codes[code] = meaning;
   lines.push('', 'Error codes:', ...renderTable(Object.entries(codes)));
-  lines.push('', 'Exit status: 0 success, 1 failure, 2 usage error, 130 interrupted (Ctrl-C).');
+  lines.push('', EXIT_STATUS_LINE);
   return `${lines.join('\n')}\n`;
 }

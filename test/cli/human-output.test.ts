@@ -394,11 +394,11 @@ describe('help texts', () => {
     expect(out).toMatch(/\n {2}--json {9}Anywhere on the command line, before or after the command/);
   });
 
-  test('run --help shows --, invalid_arguments and exit 130', async () => {
+  test('run --help shows --, invalid_arguments and the exit statuses of an interrupted run', async () => {
     const { out } = await verdict(['run', '--help']);
     expect(out).toContain('  --  ');
     expect(out).toMatch(/\n {2}invalid_arguments {4}The command line is wrong \(exit 2\)\./);
-    expect(out).toContain('130 interrupted');
+    expect(out).toContain('interrupted: 129 SIGHUP, 130 SIGINT, 143 SIGTERM.');
   });
 
   test('choice lists come from the tables the parser uses', async () => {

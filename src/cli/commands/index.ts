@@ -44,6 +44,11 @@ export const SUBCOMMANDS: readonly SubcommandEntry[] = [
     load: async () => ({ command: (await import('../../producer/external-command.js')).externalCommand }),
   },
   {
+    name: 'gateway',
+    summary: 'Serve the unified AI output as an HTTP service in front of AI providers.',
+    load: async () => ({ handler: (await import('./gateway.js')).runGateway }),
+  },
+  {
     name: 'tool',
     summary: 'Run a reference command (verdict tool --list).',
     load: async () => ({ group: (await import('./tool.js')).toolGroup }),
