@@ -309,6 +309,7 @@ describe('provider failures', () => {
     expect(answer.envelope).toMatchObject({ success: false, provider, error: { code } });
     expect(answer.envelope.metadata.attempts).toBe(1);
     for (const secret of SECRETS) expect(JSON.stringify(answer.envelope)).not.toContain(secret);
+    expect(JSON.stringify(answer.envelope)).not.toContain(replay.url);
   });
 
   test('an HTML page with status 200 is INVALID_PROVIDER_RESPONSE', async () => {
