@@ -162,6 +162,7 @@ const ROUTE_PATHS = [
 ];
 
 function routeLabel(path: string): string {
+  if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
   return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
     ? path
     : 'other';

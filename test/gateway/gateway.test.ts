@@ -654,6 +654,52 @@ describe('POST /v1/videos', () => {
   });
 });
 
+describe('GET /v1/videos/{job_id}', () => {
+  test('"wait": false answers a job id at once; polling it gives the job status, then the videos', async () => {
+    const gateway = gatewayWith();
+    const started = await readEnvelope(
+      await post(gateway, '/v1/videos', {
+        model: 'replicate:minimax/video-01',
+        prompt: 'a horse',
+        wait: false,
+      }),
+    );
+    expect(started.envelope).toMatchObject({
+      success: true,
+      videos: [],
+      metadata: { job_status: 'pending' },
+    });
+    const jobId = String(started.envelope.metadata.job_id);
+    expect(started.envelope.metadata.poll).toBe(`/v1/videos/${jobId}`);
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    const pending = await readEnvelope(await gateway.request(`/v1/videos/${jobId}`));
+    expect(pending.envelope).toMatchObject({
+      success: true,
+      metadata: { job_status: 'pending', job_id: jobId },
+    });
+    const done = await readEnvelope(await gateway.request(`/v1/videos/${jobId}`));
+    expect(done.envelope).toMatchObject({
+      success: true,
+      provider: 'replicate',
+      videos: [{ url: 'https://replicate.delivery/pbxt/xyz/output.mp4' }],
+      metadata: { job_status: 'completed' },
+    });
+    expect(replay.requests.map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
+  });
+
+  test('a job id that is not one, or names a provider not configured, is NOT_FOUND', async () => {
+    const gateway = gatewayWith();
+    const garbage = await readEnvelope(await gateway.request('/v1/videos/not*a*job'));
+    expect(garbage.envelope).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const forged = Buffer.from(JSON.stringify({ target: 'elsewhere:x', operation: {} })).toString(
+      'base64url',
+    );
+    const unknown = await readEnvelope(await gateway.request(`/v1/videos/${forged}`));
+    expect(unknown.envelope).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(replay.requests).toHaveLength(0);
+  });
+});
+
 describe('service endpoints', () => {
   test('GET /v1/models lists providers and aliases as an envelope, with no key', async () => {
     const gateway = gatewayWith({ aliases: { fast: 'openai:gpt-4o-mini' } });
