@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -30,7 +32,7 @@ const USAGE = [
   '  --port PORT       Port (default 8787; 0 picks a free one). The address served is printed on stderr.',
   '  --config FILE     A JSON configuration file (docs/gateway.md), checked strictly.',
   '  --check-config    Check the configuration, print what it configures, and exit.',
-  '  --console DIR     Serve the static files of DIR at / (the web console).',
+  '  --console DIR     Serve the static files of DIR at / (default: the web console built into verdict).',
   '  --log-content     Log prompts and outputs (off by default).',
   '  -h, --help        Show this help.',
   '',
@@ -97,6 +99,18 @@ function staticAssets(root: string): AssetHandler {
     const response = await assets.fetch(request);
     return response.status === 404 ? undefined : response;
   };
+}
+
+/**
+ * The web console that `npm run build` puts in dist/console (docs/console.md). This module runs from
+ * dist/cli/commands when built and from src/cli/commands in tests; from either, this path is dist/console.
+ */
+const BUILT_CONSOLE = fileURLToPath(new URL('../../../dist/console/', import.meta.url));
+
+/** The console handler: the directory given, else the built console when it is there, else none. */
+function consoleOption(dir: string | undefined): { console?: AssetHandler } {
+  if (dir !== undefined) return { console: staticAssets(dir) };
+  return existsSync(`${BUILT_CONSOLE}index.html`) ? { console: staticAssets(BUILT_CONSOLE) } : {};
 }
 
 function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
@@ -169,7 +183,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     ...(options['log-content'] ? { logContent: true } : {}),
     env: io.env,
     log: (line) => io.stderr.write(`${line}\n`),
-    ...(options.console === undefined ? {} : { console: staticAssets(resolve(io.cwd, options.console)) }),
+    ...consoleOption(options.console === undefined ? undefined : resolve(io.cwd, options.console)),
   });
   let server: ReturnType<typeof serve>;
   try {
