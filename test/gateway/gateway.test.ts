@@ -70,6 +70,24 @@ describe('POST /v1/text', () => {
     },
   );
 
+  test('an openai provider with api "responses" calls the Responses API, streamed or not', async () => {
+    const gateway = gatewayWith({
+      providers: {
+        openai: { baseURL: replay.baseURL.openai, apiKey: 'sk-replay-openai-secret', api: 'responses' },
+      },
+    });
+    const plain = await readEnvelope(await post(gateway, '/v1/text', { model: 'openai:gpt-5', input: 'Hi' }));
+    expect(plain.envelope).toMatchObject({ success: true, provider: 'openai' });
+    const response = await post(gateway, '/v1/text', { model: 'openai:gpt-5', input: 'Hi', stream: true });
+    const streamed = readStreamEnvelope(await response.text());
+    expect(streamed.envelope).toMatchObject({
+      success: true,
+      provider: 'openai',
+      content: streamed.deltas.join(''),
+    });
+    expect(replay.requests.map((request) => request.path)).toEqual(['/v1/responses', '/v1/responses']);
+  });
+
   test('passes messages, instructions and sampling options to the provider', async () => {
     const gateway = gatewayWith();
     await readEnvelope(
