@@ -1,14 +1,18 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIPv6 } from 'node:net';
 import { Readable } from 'node:stream';
 import {
+  type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
-  localhostAllowedOrigins,
   type McpHttpHandler,
   type McpServer,
+  OAuthError,
+  OAuthErrorCode,
   originValidationResponse,
+  requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { OutputStream } from '../../producer/types.js';
@@ -21,7 +25,7 @@ export interface ServeOptions {
   /** Makes the server instance for one connection (stdio) or one request (HTTP). */
   factory: () => McpServer;
   /** Serve Streamable HTTP on this address instead of stdio; port 0 picks a free port. */
-  http?: { host: string; port: number };
+  http?: HttpServeOptions;
   /** Receives log lines; never stdout, which is the stdio channel. */
   log: OutputStream;
   /** Ends serving when aborted (SIGINT). */
@@ -30,7 +34,68 @@ export interface ServeOptions {
   stdin?: NodeJS.ReadableStream;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** Where and how the Streamable HTTP endpoint listens and whom it answers. */
+export interface HttpServeOptions {
+  /** The address to bind (`127.0.0.1`, `::1`, `0.0.0.0`, a host name). */
+  host: string;
+  /** The port; 0 picks a free one. */
+  port: number;
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer …`); a request without it is answered
+   * 401 with `WWW-Authenticate: Bearer`. Undefined serves without authentication.
+   */
+  token?: string;
+  /**
+   * Host names (or IP addresses) accepted in the `Host` and `Origin` headers besides the loopback names
+   * (`localhost`, `127.0.0.1`, `[::1]`) and the bound address. Everything else is answered 403: the DNS
+   * rebinding protection stays on for every bind.
+   */
+  allowedHosts?: readonly string[];
+}
+
+/** Addresses that only this machine reaches. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+
+/** Addresses that bind every interface: they name no host a client would send. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/** A host as the `Host` and `Origin` checks compare it: lower case, an IPv6 address in brackets. */
+function hostnameOf(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return isIPv6(bare) ? `[${bare}]` : bare;
+}
+
+/** The host names a server bound to `host` answers in `Host` and `Origin` headers. */
+export function allowedHostnames(host: string, extra: readonly string[] = []): string[] {
+  const names = new Set(localhostAllowedHostnames());
+  if (!WILDCARD_HOSTS.has(host)) names.add(hostnameOf(host));
+  for (const name of extra) names.add(hostnameOf(name));
+  return [...names];
+}
+
+/** A fixed-length digest, so that comparing tokens takes the same time whatever their lengths. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** A check of `Authorization: Bearer <token>` in constant time; the SDK shapes the 401 answer. */
+function bearerGate(token: string): (request: Request) => Promise<AuthInfo | Response> {
+  const expected = digest(token);
+  return requireBearerAuth({
+    verifier: {
+      async verifyAccessToken(given) {
+        if (!timingSafeEqual(digest(given), expected)) {
+          throw new OAuthError(
+            OAuthErrorCode.InvalidToken,
+            'The bearer token is not the one this server expects.',
+          );
+        }
+        // A static token does not expire; the SDK requires an expiry, so it gets one far ahead.
+        return { token: given, clientId: 'verdict', scopes: [], expiresAt: Date.now() / 1000 + 3.15e9 };
+      },
+    },
+  });
+}
 
 function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -70,48 +135,65 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
   return new Request(new URL(req.url ?? '/', origin), init);
 }
 
+/** What every request passes before it reaches the MCP handler. */
+interface Gate {
+  /** Host names accepted in `Host` and `Origin`. */
+  hostnames: string[];
+  /** Checks the bearer token, when one is required. */
+  auth: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
+}
+
+async function respond(handler: McpHttpHandler, gate: Gate, request: Request): Promise<Response> {
+  if (new URL(request.url).pathname !== MCP_HTTP_PATH) {
+    return new Response('Not found: the MCP endpoint is /mcp.\n', { status: 404 });
+  }
+  // DNS rebinding protection first: a page in a browser must not even learn whether a token is needed.
+  const rejected =
+    hostHeaderValidationResponse(request, gate.hostnames) ??
+    originValidationResponse(request, gate.hostnames);
+  if (rejected !== undefined) return rejected;
+  if (gate.auth === undefined) return handler.fetch(request);
+  const auth = await gate.auth(request);
+  if (auth instanceof Response) return auth;
+  return handler.fetch(request, { authInfo: auth });
+}
+
 async function answer(
   handler: McpHttpHandler,
-  loopback: boolean,
+  gate: Gate,
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   const controller = new AbortController();
   res.once('close', () => controller.abort());
-  const request = toRequest(req, origin, controller.signal);
-  let response: Response;
-  if (new URL(request.url).pathname !== MCP_HTTP_PATH) {
-    response = new Response('Not found: the MCP endpoint is /mcp.\n', { status: 404 });
-  } else {
-    // DNS rebinding protection: a loopback server answers only loopback Host and Origin headers.
-    const rejected = loopback
-      ? (hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-        originValidationResponse(request, localhostAllowedOrigins()))
-      : undefined;
-    response = rejected ?? (await handler.fetch(request));
-  }
+  const response = await respond(handler, gate, toRequest(req, origin, controller.signal));
   res.writeHead(response.status, [...response.headers].flat());
   if (response.body === null) {
     res.end();
     return;
   }
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    // Respect backpressure: a slow client must not make the server hold a whole large answer twice.
+    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+  }
   res.end();
 }
 
 /** Serves MCP over Streamable HTTP until `signal` aborts. */
-async function serveOverHttp(
-  options: ServeOptions & { http: { host: string; port: number } },
-): Promise<void> {
-  const { host, port } = options.http;
+async function serveOverHttp(options: ServeOptions & { http: HttpServeOptions }): Promise<void> {
+  const { host, port, token } = options.http;
   const handler = createMcpHandler(options.factory, {
     onerror: (error) => options.log.write(`verdict mcp: ${error.message}\n`),
   });
-  const loopback = LOOPBACK.has(host);
+  const gate: Gate = {
+    hostnames: allowedHostnames(host, options.http.allowedHosts),
+    auth: token === undefined ? undefined : bearerGate(token),
+  };
+  // The request URL is built on the bound address, never on the Host header, which is checked separately.
+  let origin = 'http://localhost';
   const server = createServer((req, res) => {
-    const origin = `http://${req.headers.host ?? host}`;
-    answer(handler, loopback, origin, req, res).catch((error: unknown) => {
+    answer(handler, gate, origin, req, res).catch((error: unknown) => {
       options.log.write(`verdict mcp: ${String(error)}\n`);
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -123,6 +205,7 @@ async function serveOverHttp(
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  origin = `http://${shown}:${address.port}`;
   options.log.write(`verdict mcp: serving MCP on http://${shown}:${address.port}${MCP_HTTP_PATH}\n`);
   await waitForAbort(options.signal);
   await handler.close();
