@@ -18,10 +18,14 @@ export const BENCH_TOKEN = 'verdict-bench-token-0123456789abcdef';
  * `nodeArgs` go to node (a heap cap, say); `stderr` collects what the server logs.
  */
 export async function startVerdictHttp({ nodeArgs = [], args = [], env = {} } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'mcp', 'serve', '--http', '127.0.0.1:0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, VERDICT_MCP_TOKEN: BENCH_TOKEN, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, CLI, 'mcp', 'serve', '--http', '127.0.0.1:0', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, VERDICT_MCP_TOKEN: BENCH_TOKEN, ...env },
+    },
+  );
   let stderr = '';
   let stdout = '';
   child.stdout.on('data', (chunk) => {

@@ -5,7 +5,7 @@ import { REFERENCE_COMMANDS } from '../../commands/index.js';
 import { fail } from '../../contract/builders.js';
 import { createVerdictServerFactory } from '../../mcp/server/create-verdict-server.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../mcp/server/register-contract-tool.js';
-import { type HttpServeOptions, LOOPBACK_HOSTS, serveMcp } from '../../mcp/server/serve.js';
+import { type HttpServeOptions, isLoopbackHost, serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { EXIT, emitResult, withMeta } from '../../producer/run-command.js';
 import type { CommandDefinition, CommandIo } from '../../producer/types.js';
@@ -15,8 +15,8 @@ import { VERSION } from '../version.js';
 export const TOKEN_ENV = 'VERDICT_MCP_TOKEN';
 
 const USAGE = [
-  'Usage: verdict mcp serve [--http HOST:PORT [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]',
-  '                         [--max-result-bytes BYTES]',
+  'Usage: verdict mcp serve [--http HOST:PORT] [--token-file PATH] [--allowed-host HOST]...',
+  '                         [--allow-unauthenticated] [--max-result-bytes BYTES]',
   '',
   'Serve the reference commands, validate_result and validate_mcp_result as MCP tools that return',
   'QZX Result Contract v1 results. Speaks MCP 2026-07-28 and the 2025 revisions.',
@@ -131,7 +131,7 @@ async function planServe(options: Record<string, unknown>, io: CommandIo): Promi
     const bad = checkToken(token, from);
     if (bad !== undefined) return { ok: false, problem: bad };
   }
-  const loopback = LOOPBACK_HOSTS.has(address.host);
+  const loopback = isLoopbackHost(address.host);
   if (token === undefined && !unauthenticated && !loopback) {
     return {
       ok: false,

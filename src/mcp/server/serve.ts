@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, isIPv6 } from 'node:net';
+import { type AddressInfo, isIPv4, isIPv6 } from 'node:net';
 import { Readable } from 'node:stream';
 import {
   type AuthInfo,
@@ -53,8 +53,17 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
 }
 
-/** Addresses that only this machine reaches. */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000;
+
+/** Connections the kernel may queue before they are accepted, for bursts of new clients. */
+const LISTEN_BACKLOG = 1024;
+
+/** True for an address only this machine reaches: `localhost`, 127.0.0.0/8 and `::1`. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
+}
 
 /** Addresses that bind every interface: they name no host a client would send. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
@@ -166,7 +175,10 @@ async function answer(
   res: ServerResponse,
 ): Promise<void> {
   const controller = new AbortController();
-  res.once('close', () => controller.abort());
+  // Only a connection that ends before the answer is complete cancels the call (an abort costs an error).
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const response = await respond(handler, gate, toRequest(req, origin, controller.signal));
   res.writeHead(response.status, [...response.headers].flat());
   if (response.body === null) {
@@ -199,9 +211,13 @@ async function serveOverHttp(options: ServeOptions & { http: HttpServeOptions })
       res.end();
     });
   });
+  // Keep idle keep-alive connections longer than clients do (undici: 4 s): when the server closes first, a
+  // client that just picked the connection for its next request gets ECONNRESET. Headers may take as long.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
