@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIPv4, isIPv6 } from 'node:net';
-import { Readable } from 'node:stream';
 import {
   type AuthInfo,
   createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
   type McpHttpHandler,
@@ -129,19 +129,30 @@ async function serveOverStdio(options: ServeOptions): Promise<void> {
   await handle.close();
 }
 
-function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+/** The request line and headers of a Node request as a web `Request`, without its body. */
+function toHeadRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(key, item);
     else if (value !== undefined) headers.set(key, value);
   }
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
+  return new Request(new URL(req.url ?? '/', origin), { method: req.method ?? 'GET', headers, signal });
+}
+
+/**
+ * The body of a Node request, read whole up to `limit` bytes; undefined when it is larger. Reading it into one
+ * buffer costs far less than handing the SDK a web stream over the Node stream, and MCP bodies are small.
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length']) > limit) return undefined;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > limit) return undefined;
+    chunks.push(chunk);
   }
-  return new Request(new URL(req.url ?? '/', origin), init);
+  return Buffer.concat(chunks, length);
 }
 
 /** What every request passes before it reaches the MCP handler. */
@@ -152,19 +163,45 @@ interface Gate {
   auth: ((request: Request) => Promise<AuthInfo | Response>) | undefined;
 }
 
-async function respond(handler: McpHttpHandler, gate: Gate, request: Request): Promise<Response> {
-  if (new URL(request.url).pathname !== MCP_HTTP_PATH) {
+async function respond(
+  handler: McpHttpHandler,
+  gate: Gate,
+  head: Request,
+  req: IncomingMessage,
+): Promise<Response> {
+  if (new URL(head.url).pathname !== MCP_HTTP_PATH) {
     return new Response('Not found: the MCP endpoint is /mcp.\n', { status: 404 });
   }
   // DNS rebinding protection first: a page in a browser must not even learn whether a token is needed.
   const rejected =
-    hostHeaderValidationResponse(request, gate.hostnames) ??
-    originValidationResponse(request, gate.hostnames);
+    hostHeaderValidationResponse(head, gate.hostnames) ?? originValidationResponse(head, gate.hostnames);
   if (rejected !== undefined) return rejected;
-  if (gate.auth === undefined) return handler.fetch(request);
-  const auth = await gate.auth(request);
-  if (auth instanceof Response) return auth;
-  return handler.fetch(request, { authInfo: auth });
+  let authInfo: AuthInfo | undefined;
+  if (gate.auth !== undefined) {
+    const auth = await gate.auth(head);
+    if (auth instanceof Response) return auth;
+    authInfo = auth;
+  }
+  // The body is read only once the request is known to be allowed.
+  let request = head;
+  if (head.method !== 'GET' && head.method !== 'HEAD') {
+    const body = await readBody(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (body === undefined) {
+      return Response.json(
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32000,
+            message: `The request body exceeds ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes.`,
+          },
+        },
+        { status: 413 },
+      );
+    }
+    request = new Request(head, { body: new Uint8Array(body) });
+  }
+  return handler.fetch(request, authInfo === undefined ? {} : { authInfo });
 }
 
 async function answer(
@@ -179,7 +216,7 @@ async function answer(
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const response = await respond(handler, gate, toRequest(req, origin, controller.signal));
+  const response = await respond(handler, gate, toHeadRequest(req, origin, controller.signal), req);
   res.writeHead(response.status, [...response.headers].flat());
   if (response.body === null) {
     res.end();
