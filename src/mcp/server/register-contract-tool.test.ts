@@ -117,6 +117,27 @@ describe('registerContractTool', () => {
     });
   });
 
+  test('follows remove() and renames, and refuses schema or handler updates', async () => {
+    const server = new McpServer({ name: 'test', version: '1.0.0' });
+    const echo = registerContractTool(server, ECHO);
+    const gone = registerContractTool(server, { ...ECHO, name: 'gone' });
+    echo.update({ name: 'echo2' });
+    gone.remove();
+    expect(() => echo.update({ callback: () => ({ content: [] }) })).toThrow(/cannot be updated/);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo2']);
+    expect((await call(client, 'echo2', { word: 'hi' })).structuredContent).toMatchObject({ word: 'hi' });
+    for (const name of ['echo', 'gone']) {
+      await expect(client.callTool({ name, arguments: { word: 'hi' } })).rejects.toMatchObject({
+        code: -32602,
+      });
+    }
+  });
+
   test('replaces a result larger than maxResultBytes with a result_too_large failure and logs it', async () => {
     const server = new McpServer({ name: 'test', version: '1.0.0' });
     const lines: string[] = [];

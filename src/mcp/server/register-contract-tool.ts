@@ -255,11 +255,31 @@ export function registerContractTool(
   const registered = server.registerTool(tool.name, config, () => {
     throw new Error(`${tool.name} is called through verdict's tools/call handler.`);
   });
-  installToolsCall(server).set(tool.name, {
+  const served = installToolsCall(server);
+  const entry: ServedTool = {
     prepared,
     registered,
     maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     log: options.log ?? process.stderr,
-  });
+  };
+  served.set(tool.name, entry);
+  // `remove()` and renames go through `update`; verdict's handler follows them. The schemas and the handler
+  // are the contract tool's own, so updating those is refused rather than silently ignored.
+  let name = tool.name;
+  const sdkUpdate = registered.update;
+  registered.update = (updates) => {
+    for (const key of ['paramsSchema', 'outputSchema', 'callback'] as const) {
+      if (updates[key] !== undefined) {
+        throw new Error(`${key} of contract tool ${name} cannot be updated; register a new ContractTool.`);
+      }
+    }
+    sdkUpdate(updates);
+    if (updates.name === undefined || updates.name === name) return;
+    served.delete(name);
+    if (updates.name !== null) {
+      name = updates.name;
+      served.set(name, entry);
+    }
+  };
   return registered;
 }
