@@ -2,6 +2,8 @@
 // client, on 127.0.0.1. For each protocol era: 1,000 calls at concurrency 50, then 1,000 at 200, then 1,000
 // more at each; the server's RSS after each step and its CPU time per call. Prints a Markdown section.
 // Run it on an otherwise idle machine; `--quick` makes 200 calls per step, for a look (not for figures).
+// The npm script silences MaxListenersExceededWarning: the client's transport hands one AbortSignal to every
+// fetch, and undici drops its listener on that signal only when the request is garbage-collected.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -74,6 +76,6 @@ ${rows.join('\n')}
 Server RSS after each step (calls so far):
 ${memory.join('\n')}
 
-Command: \`npm run bench:mcp-http\` (\`node bench/mcp-http.mjs\`).
+Command: \`npm run bench:mcp-http\`.
 `;
 console.log(report);
