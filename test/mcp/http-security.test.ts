@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,15 +21,18 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Whether the request went over a connection an earlier request had used. */
+  reused: boolean;
 }
 
 /** POSTs an `initialize` request to the endpoint with the given headers (Host included, which fetch cannot set). */
-function post(url: URL, headers: Record<string, string>): Promise<Answer> {
+function post(url: URL, headers: Record<string, string>, agent?: Agent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'POST',
+        ...(agent === undefined ? {} : { agent }),
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
@@ -42,7 +45,9 @@ function post(url: URL, headers: Record<string, string>): Promise<Answer> {
         res.on('data', (chunk) => {
           body += chunk;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }),
+        );
       },
     );
     req.once('error', reject);
@@ -155,6 +160,25 @@ describe('verdict mcp serve --http: Host and Origin checks on every bind', () =>
       expect((await post(url, { ...auth, host: `MCP.example:${url.port}` })).status).toBe(200);
       expect((await post(url, { host: `mcp.example:${url.port}` })).status).toBe(401);
     } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('verdict mcp serve --http: keep-alive', () => {
+  test('keeps an idle connection open past the 5 s at which Node would close it, so clients can reuse it', async () => {
+    const server = await serveInProcess(['--http', '127.0.0.1:0'], { VERDICT_MCP_TOKEN: TOKEN });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      expect((await post(server.url, auth, agent)).reused).toBe(false);
+      // Idle well past Node's default keepAliveTimeout (5 s); clients such as undici keep theirs for 4 s.
+      await new Promise((resolve) => setTimeout(resolve, 8000));
+      const second = await post(server.url, auth, agent);
+      expect(second.status).toBe(200);
+      expect(second.reused).toBe(true);
+    } finally {
+      agent.destroy();
       expect(await server.stop()).toBe(0);
     }
   });
