@@ -7,10 +7,10 @@ import { serveInProcess } from '../helpers/serve-in-process.js';
 // Bounded load on 127.0.0.1 only; the figures with timings are in BENCHMARKS.md (npm run bench:mcp-http).
 
 /**
- * Measured RSS movement of a leak-free server between 1,000 and 2,000 calls on a busy 2-core machine:
- * -17 to +40 MB, because V8 collects the old generation lazily (the heap after a full collection stays flat,
- * see the in-process test below). Before tools were built once per process the server kept ~0.37 MB per
- * call, +370 MB per 1,000 calls.
+ * How far RSS moves without a leak, measured on a busy 2-core machine: from after 1,000 calls at concurrency 200
+ * to after 1,000 more at 50, -17 to +30 MB in three runs (+37 to +40 MB with the steps the other way round),
+ * because V8 collects the old generation lazily; the heap after a full collection stays flat (the in-process
+ * test below). Before tools were built once per process the server kept ~0.37 MB per call: +370 MB here.
  */
 const RSS_TOLERANCE = 48 * 1024 * 1024;
 

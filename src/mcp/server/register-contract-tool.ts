@@ -142,7 +142,7 @@ function installToolsCall(server: McpServer): Map<string, ServedTool> {
         `Invalid arguments for tool ${name}: ${describeIssues(checked.issues)}`,
       );
     }
-    return (await callContractTool(server, entry, checked.value, mcp)) as never;
+    return callContractTool(server, entry, checked.value, mcp);
   });
   return served;
 }
