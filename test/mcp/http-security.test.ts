@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectClient } from '../../bench/mcp-http-load.mjs';
 import { run } from '../../src/cli/run.js';
+import { createVerdictServerFactory, serveMcp } from '../../src/mcp/server/index.js';
 import { memoryIo } from '../helpers/memory-io.js';
 import { serveInProcess } from '../helpers/serve-in-process.js';
 
@@ -129,6 +130,21 @@ describe('verdict mcp serve --http: bearer token', () => {
       expect(server.stderr.text()).toContain('WITHOUT authentication');
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('serveMcp over HTTP', () => {
+  test('refuses to serve without a token unless allowUnauthenticated says so', async () => {
+    const factory = createVerdictServerFactory({ commands: [], version: '0.0.0', log: memoryIo().stderr });
+    for (const http of [
+      { host: '127.0.0.1', port: 0 },
+      { host: '127.0.0.1', port: 0, token: '' },
+    ]) {
+      await expect(serveMcp({ factory, log: memoryIo().stderr, http })).rejects.toMatchObject({
+        name: 'VerdictError',
+        code: 'invalid_argument',
+      });
     }
   });
 });

@@ -146,7 +146,7 @@ async function planServe(options: Record<string, unknown>, io: CommandIo): Promi
   return {
     ok: true,
     generated,
-    http: { ...address, allowedHosts, ...(token === undefined ? {} : { token }) },
+    http: { ...address, allowedHosts, ...(token === undefined ? { allowUnauthenticated: true } : { token }) },
   };
 }
 

@@ -15,6 +15,7 @@ import {
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { VerdictError } from '../../errors.js';
 import type { OutputStream } from '../../producer/types.js';
 
 /** The path the Streamable HTTP endpoint answers on. */
@@ -42,9 +43,11 @@ export interface HttpServeOptions {
   port: number;
   /**
    * The bearer token every request must carry (`Authorization: Bearer …`); a request without it is answered
-   * 401 with `WWW-Authenticate: Bearer`. Undefined serves without authentication.
+   * 401 with `WWW-Authenticate: Bearer`. Required unless `allowUnauthenticated` is true.
    */
   token?: string;
+  /** Serve without a token: anyone who reaches the address may call every tool. Must be said explicitly. */
+  allowUnauthenticated?: boolean;
   /**
    * Host names (or IP addresses) accepted in the `Host` and `Origin` headers besides the loopback names
    * (`localhost`, `127.0.0.1`, `[::1]`) and the bound address. Everything else is answered 403: the DNS
@@ -232,6 +235,12 @@ async function answer(
 /** Serves MCP over Streamable HTTP until `signal` aborts. */
 async function serveOverHttp(options: ServeOptions & { http: HttpServeOptions }): Promise<void> {
   const { host, port, token } = options.http;
+  if (token === undefined ? options.http.allowUnauthenticated !== true : token === '') {
+    throw new VerdictError(
+      'invalid_argument',
+      'serveMcp over HTTP needs http.token (a non-empty bearer token), or http.allowUnauthenticated: true to serve without one.',
+    );
+  }
   const handler = createMcpHandler(options.factory, {
     onerror: (error) => options.log.write(`verdict mcp: ${error.message}\n`),
   });
