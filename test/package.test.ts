@@ -58,6 +58,8 @@ describe('the published package', () => {
     const allowed = (path: string) =>
       /^dist\/.+(?<!\.test)(?<!\.test-d)(\.js|\.d\.ts)$/.test(path) ||
       /^schemas\/[^/]+\.json$/.test(path) ||
+      // The console page the gateway serves at `/` (docs/console.md).
+      /^dist\/console\/(index\.html|assets\/[\w-]+\.(js|css))$/.test(path) ||
       ['README.md', 'LICENSE', 'package.json'].includes(path);
     expect(paths.filter((path) => !allowed(path))).toEqual([]);
     const required = [
@@ -67,6 +69,7 @@ describe('the published package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
+      'dist/console/index.html',
     ];
     if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
     expect(paths).toEqual(expect.arrayContaining(required));
