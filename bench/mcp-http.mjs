@@ -1,6 +1,7 @@
 // `npm run bench:mcp-http`: throughput, latency and memory of `verdict mcp serve --http` under the official MCP
 // client, on 127.0.0.1. For each protocol era: 1,000 calls at concurrency 50, then 1,000 at 200, then 1,000
 // more at each; the server's RSS after each step and its CPU time per call. Prints a Markdown section.
+// Options: `--quick`, `--old-space MB` (see below).
 // Run it on an otherwise idle machine; `--quick` makes 200 calls per step, for a look (not for figures).
 // The npm script silences MaxListenersExceededWarning: the client's transport hands one AbortSignal to every
 // fetch, and undici drops its listener on that signal only when the request is garbage-collected.
@@ -13,6 +14,11 @@ import { connectClient, quantile, rssBytes, runCalls, startVerdictHttp } from '.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const perStep = quick ? 200 : 1000;
+// `--old-space MB` runs the server with `--max-old-space-size=MB`: V8 then collects the old generation eagerly,
+// and RSS shows what the server keeps rather than how lazily V8 collects.
+const oldSpaceAt = process.argv.indexOf('--old-space');
+const oldSpace = oldSpaceAt < 0 ? undefined : Number(process.argv[oldSpaceAt + 1]);
+const nodeArgs = oldSpace === undefined ? [] : [`--max-old-space-size=${oldSpace}`];
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 
@@ -36,7 +42,7 @@ for (const [era, pin] of [
   ['2026-07-28', true],
   ['2025-11-25', false],
 ]) {
-  const server = await startVerdictHttp();
+  const server = await startVerdictHttp({ nodeArgs });
   const pid = server.child.pid;
   const client = await connectClient(server.url, { pin });
   const rss = [`start ${mb(rssBytes(pid))}`];
@@ -67,7 +73,8 @@ const report = `## verdict mcp serve --http under load
 Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version},
 load average ${loadBefore.toFixed(1)} before the run. One official client (\`@modelcontextprotocol/client\`,
 keep-alive connections) calls \`validate_result\` on a small document; the server is the built CLI on
-127.0.0.1 with a bearer token. Steps run in the order listed, each on the same server.
+127.0.0.1 with a bearer token${oldSpace === undefined ? '' : ` and \`--max-old-space-size=${oldSpace}\``}. Steps run in the order
+listed, each on the same server.
 
 | era | concurrency | calls | errors | calls/s | p50 ms | p99 ms | server CPU ms/call | client CPU ms/call |
 |---|---|---|---|---|---|---|---|---|
