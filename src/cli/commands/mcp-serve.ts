@@ -7,8 +7,8 @@ import { createVerdictServerFactory } from '../../mcp/server/create-verdict-serv
 import { DEFAULT_MAX_RESULT_BYTES } from '../../mcp/server/register-contract-tool.js';
 import { type HttpServeOptions, isLoopbackHost, serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
-import { EXIT, emitResult, withMeta } from '../../producer/run-command.js';
-import type { CommandDefinition, CommandIo } from '../../producer/types.js';
+import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
+import type { CommandIo } from '../../producer/types.js';
 import { VERSION } from '../version.js';
 
 /** The environment variable that holds the bearer token of `verdict mcp serve --http`. */
@@ -166,8 +166,7 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo): Promi
       error_code: 'invalid_arguments',
       details: { usage: 'Run verdict mcp serve --help for the options.' },
     });
-    emitResult(withMeta(result, 'mcp serve', 0), io, parsed.json);
-    return EXIT.usage;
+    return reportUsageError(withMeta(result, 'mcp serve', 0), io, parsed.json, 'verdict mcp serve');
   }
   const { http } = plan;
   if (plan.generated && http?.token !== undefined) {
@@ -176,7 +175,7 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo): Promi
     io.stderr.write('verdict mcp: serving WITHOUT authentication (--allow-unauthenticated)\n');
   }
   const maxResultBytes = (parsed.ok ? parsed.options['max-result-bytes'] : undefined) as number | undefined;
-  const commands = REFERENCE_COMMANDS as unknown as readonly CommandDefinition[];
+  const commands = REFERENCE_COMMANDS;
   // Tools, schemas and validators are built here, once; the factory only assembles a server from them.
   const factory = createVerdictServerFactory({
     commands,
