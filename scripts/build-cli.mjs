@@ -77,7 +77,8 @@ const filesBelow = (folder) =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? filesBelow(join(folder, entry.name)) : [join(folder, entry.name)],
   );
-for (const file of filesBelow(DIST)) {
+// dist/console is the web page (its own Vite build), served as files by `verdict gateway`: not modules to prune.
+for (const file of filesBelow(DIST).filter((path) => !relative(DIST, path).startsWith('console/'))) {
   const unreachableCode = file.endsWith('.js') && !reachable.has(file);
   const cliTypes = file.endsWith('.d.ts') && relative(DIST, file).startsWith(`cli/`);
   if (unreachableCode || cliTypes) rmSync(file);

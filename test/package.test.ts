@@ -24,6 +24,8 @@ describe('the published package', () => {
     const allowed = (path: string) =>
       /^dist\/.+(?<!\.test)(?<!\.test-d)(\.js|\.d\.ts)$/.test(path) ||
       /^schemas\/[^/]+\.json$/.test(path) ||
+      // The console page the gateway serves at `/` (docs/console.md).
+      /^dist\/console\/(index\.html|assets\/[\w-]+\.(js|css))$/.test(path) ||
       ['README.md', 'LICENSE', 'package.json'].includes(path);
     expect(paths.filter((path) => !allowed(path))).toEqual([]);
     const required = [
@@ -33,6 +35,7 @@ describe('the published package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
+      'dist/console/index.html',
     ];
     if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
     expect(paths).toEqual(expect.arrayContaining(required));
@@ -56,6 +59,18 @@ describe('the published package', () => {
         walkImports(join(ROOT, entry)).files.map((file) => relative(ROOT, join(ROOT, dirname(entry), file))),
       ),
     );
+    // The web console is a page `verdict gateway` serves from dist/console: its modules are reached from the
+    // scripts its index.html names, in a browser.
+    const page = join(ROOT, 'dist', 'console', 'index.html');
+    const scripts = existsSync(page)
+      ? [...readFileSync(page, 'utf8').matchAll(/<script[^>]*\ssrc="\.\/([^"]+\.js)"/g)].map(
+          (match) => `dist/console/${match[1]}`,
+        )
+      : [];
+    for (const script of scripts) {
+      for (const file of walkImports(join(ROOT, script)).files)
+        reachable.add(relative(ROOT, join(ROOT, dirname(script), file)));
+    }
     expect(reachable).toContain('dist/cli/commands/mcp.js');
     expect(packed.filter((path) => !reachable.has(path))).toEqual([]);
     expect(packed.filter((path) => path.startsWith('dist/action/'))).toEqual([]);

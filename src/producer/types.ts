@@ -1,5 +1,20 @@
 import type { JsonSchema } from '../contract/schema.js';
 import type { ResultContract } from '../contract/types.js';
+import type { TextPosition } from '../json/locate.js';
+
+/** ANSI styles, or none: the colours a rendering may use. */
+export interface Style {
+  /** Green text for success. */
+  ok(text: string): string;
+  /** Red text for failure. */
+  bad(text: string): string;
+  /** Yellow text for warnings. */
+  warn(text: string): string;
+  /** Dim text for secondary facts. */
+  dim(text: string): string;
+  /** Bold text for headings. */
+  bold(text: string): string;
+}
 
 /** One command-line option of a command: its type, its help text and its constraints. */
 export interface OptionSpec {
@@ -28,11 +43,14 @@ export interface OptionSpec {
 /** A map of option names (as written after `--`) to their specs. */
 export type OptionSpecs = Record<string, OptionSpec>;
 
+// A string option with `choices` narrows to their union, so `run` needs no cast (`--format iso|unix`).
 type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
   ? boolean
   : S['type'] extends 'integer' | 'number'
     ? number
-    : string;
+    : S extends { choices: readonly (infer C extends string)[] }
+      ? C
+      : string;
 
 /** The parsed options of a command, typed from its specs. */
 export type ParsedOptions<O extends OptionSpecs> = {
@@ -63,6 +81,8 @@ export interface OutputStream {
   write(chunk: string | Uint8Array): unknown;
   /** True when the stream is a terminal. */
   isTTY?: boolean;
+  /** Width of the terminal in characters, when it is one. */
+  columns?: number;
 }
 
 /** Everything a command may touch of the outside world, so tests can drive it in-process. */
@@ -79,7 +99,10 @@ export interface CommandIo {
   cwd: string;
   /** Milliseconds from an arbitrary origin, for durations (`process.hrtime` in production). */
   now(): number;
-  /** Aborted when the user interrupts the run (SIGINT); tests abort it themselves. */
+  /**
+   * Aborted when the run is interrupted (SIGINT, SIGTERM or SIGHUP; the reason is an `Interruption` naming
+   * the signal); tests abort it themselves.
+   */
   signal?: AbortSignal;
 }
 
@@ -95,6 +118,21 @@ export interface CommandContext {
   io: CommandIo;
   /** True in `--json` mode. */
   json: boolean;
+  /**
+   * Records where a JSON Pointer of an input lies in its text, so the rendering for people can print
+   * `FILE:LINE:COL`; nothing a command records here reaches the JSON document. Absent outside `runCommand`.
+   */
+  place?(file: string, pointer: string, position: TextPosition): void;
+}
+
+/** What a command's rendering for people may use: colours, the width to fit and the places recorded. */
+export interface RenderContext {
+  /** Colours, or none (`NO_COLOR`, not a terminal). */
+  style: Style;
+  /** Widest line that fits, in characters: the terminal's width, or a default when not a terminal. */
+  width: number;
+  /** Where a JSON Pointer of an input lies in its text, when the command recorded it ({@link CommandContext.place}). */
+  placeOf(file: string, pointer: string): TextPosition | undefined;
 }
 
 /** The input handed to a command's `run`. */
@@ -119,6 +157,12 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
   outputSchema?: JsonSchema;
   /** The error codes this command may report, with what each means. */
   errorCodes?: Readonly<Record<string, string>>;
+  /**
+   * True when `run` answers an interruption itself: when `ctx.signal` aborts, it stops its work promptly and
+   * returns its own result with `error_code: 'interrupted'`, which the runner waits for and prints. Otherwise
+   * the runner prints a generic `interrupted` result at once and leaves the run behind.
+   */
+  answersInterrupt?: boolean;
   /** Does the work and returns a contract result; a thrown exception becomes `unexpected_error`. */
   run(input: CommandInput<O>, ctx: CommandContext): ResultContract | Promise<ResultContract>;
   /**
@@ -127,4 +171,9 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
    * The exit status still follows `success`; `context.json` says whether `--json` was given.
    */
   product?(result: ResultContract, context: { json: boolean }): unknown;
+  /**
+   * Renders the guarded result for a person (without `--json`). Default: {@link renderResult}, which prints
+   * the outcome, the domain fields (arrays of records as tables) and the warnings.
+   */
+  render?(result: ResultContract, context: RenderContext): string;
 }

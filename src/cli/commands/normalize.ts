@@ -2,7 +2,7 @@ import { fail, ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { readInput } from '../../producer/read-input.js';
 import {
-  isUnifiedFormat,
+  isProviderId,
   normalizeResponse,
   normalizeStream,
   readHeaderLines,
@@ -17,18 +17,18 @@ function usageError(message: string, error: string) {
   return fail(message, { error, error_code: 'invalid_arguments' });
 }
 
-/** The error codes of a failure envelope, as the contract result spells them (`RATE_LIMITED` → `rate_limited`). */
+/** The codes of a failure envelope, as the envelope's `error.code` writes them (upper case), for the help. */
 const ENVELOPE_FAILURES = Object.fromEntries(
   Object.entries(UNIFIED_ERROR_CODES).map(([code, { description }]) => [
-    code.toLowerCase(),
-    `The envelope is a failure with code ${code}: ${description}`,
+    code,
+    `${description} (a failure envelope, exit 1)`,
   ]),
 );
 
 /** `verdict normalize`: turns one provider response (or captured stream) into the unified AI output envelope. */
 export const normalizeCommand = defineCommand({
   name: 'normalize',
-  description: `Turn a provider response body (FILE, or standard input for - or when no FILE is given) into the unified AI output envelope and print the envelope itself. FORMAT is one of: ${UNIFIED_FORMATS.join(', ')}. Exit 0 for a success envelope, 1 for a failure envelope, 2 for a usage error.`,
+  description: `Turn a provider response body (FILE, or standard input for - or when no FILE is given) into the unified AI output envelope and print the envelope itself. Exit 0 for a success envelope, 1 for a failure envelope, 2 for a usage error. With or without --json, stdout holds the envelope itself, not a contract result: its error.code is one of the upper-case codes below. A usage error is reported as for every command (with --json: a contract result document with error_code invalid_arguments).`,
   options: {
     format: {
       type: 'string',
@@ -63,9 +63,16 @@ export const normalizeCommand = defineCommand({
       valueName: 'ID',
       description: 'The trace id, instead of taking it from --request-header.',
     },
+    provider: {
+      type: 'string',
+      valueName: 'ID',
+      description:
+        "The provider id the envelope names instead of the format's (for example groq, deepseek, azure, vllm with --format openai-compatible.chat).",
+    },
     stream: {
       type: 'boolean',
-      description: 'The input is a captured stream: raw SSE (event:/data: lines) or one JSON event per line.',
+      description:
+        'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse) the raw AWS event-stream body.',
     },
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
@@ -76,16 +83,17 @@ export const normalizeCommand = defineCommand({
   async run({ options, positionals }, ctx) {
     const file = positionals[0] ?? '-';
     const format = options.format;
-    // The parser checks choices; this narrows the type for the normalizers.
-    if (!isUnifiedFormat(format))
-      return usageError(
-        `Unknown format ${format}.`,
-        `--format must be one of ${UNIFIED_FORMATS.join(', ')}.`,
-      );
     if (options.stream && !STREAM_FORMATS.includes(format)) {
       return usageError(
         `${format} has no streaming form.`,
         `--stream works with ${STREAM_FORMATS.join(', ')}.`,
+      );
+    }
+    const provider = options.provider;
+    if (provider !== undefined && !isProviderId(provider)) {
+      return usageError(
+        `Invalid --provider ${JSON.stringify(provider)}.`,
+        '--provider must be a lowercase id: letters, digits, ".", "_" and "-", starting with a letter or digit.',
       );
     }
     const headers = readHeaderLines(options.header);
@@ -104,9 +112,9 @@ export const normalizeCommand = defineCommand({
     const input = await readInput(file, ctx.io);
     if (!input.ok)
       return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
-    const common = { format, status: options.status ?? 200, headers: headers.headers, traceId };
+    const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
     const envelope: UnifiedOutput = options.stream
-      ? normalizeStream({ ...common, events: new TextDecoder().decode(input.bytes) })
+      ? normalizeStream({ ...common, events: input.bytes })
       : normalizeResponse({ ...common, body: input.bytes });
     if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
     return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {
