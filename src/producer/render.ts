@@ -1,3 +1,4 @@
+import { isJsonObject } from '../contract/findings.js';
 import type { ResultContract } from '../contract/types.js';
 import type { CommandIo, OutputStream, RenderContext, Style } from './types.js';
 
@@ -126,16 +127,11 @@ export function renderTable(rows: readonly (readonly string[])[], options: Table
   return lines;
 }
 
-/** A plain JSON object (not an array, not null). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** One cell or one-line value: strings as they are, lists of scalars space-separated, other values as JSON. */
 export function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item))) {
+  if (Array.isArray(value) && value.every((item) => !isJsonObject(item) && !Array.isArray(item))) {
     return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(' ');
   }
   return JSON.stringify(value) ?? String(value);
@@ -198,13 +194,13 @@ export function renderMember(
   columns?: readonly string[],
 ): string[] {
   const label = context.style.dim(`${key}:`);
-  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+  if (Array.isArray(value) && value.length > 0 && value.every(isJsonObject)) {
     const heading = `${indent}${context.style.dim(`${key} (${value.length}):`)}`;
     const options = columns === undefined ? { indent: `${indent}  ` } : { indent: `${indent}  `, columns };
     return [heading, ...renderRecords(value, context, options)];
   }
   if (Array.isArray(value) && value.length === 0) return [`${indent}${label} ${context.style.dim('(none)')}`];
-  if (isRecord(value) && Object.keys(value).length > 0 && indent.length < 6) {
+  if (isJsonObject(value) && Object.keys(value).length > 0 && indent.length < 6) {
     return [
       `${indent}${label}`,
       ...Object.entries(value).flatMap(([inner, member]) =>
@@ -260,7 +256,7 @@ interface ListedViolation {
 }
 
 function isViolation(value: unknown): value is ListedViolation {
-  return isRecord(value) && typeof value.code === 'string' && typeof value.message === 'string';
+  return isJsonObject(value) && typeof value.code === 'string' && typeof value.message === 'string';
 }
 
 /** Violations as `code at path: message` lines (a string violation is shown as it is). */

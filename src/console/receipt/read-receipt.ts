@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../contract/findings.js';
 import { validateResult } from '../../contract/validate-result.js';
 import { EVIDENCE_PROFILES, RECEIPT_SCHEMA_URL } from '../../evidence/codes.js';
 import { createReceipt, type Receipt, serializeReceipt } from '../../evidence/create-receipt.js';
@@ -11,10 +12,6 @@ export type ReceiptRead =
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads a Conformance Receipt v1 from the bytes of a file. It refuses what it cannot show (not JSON, not a
  * receipt, no two cases) and lists as problems what is shown but wrong: the receipt is not itself a conforming
@@ -24,7 +21,7 @@ export function readReceipt(bytes: Uint8Array): ReceiptRead {
   const read = readJson(bytes);
   if (!read.ok) return { ok: false, message: 'The file is not readable JSON.', readError: read.error };
   const value = read.value;
-  if (!isObject(value))
+  if (!isJsonObject(value))
     return { ok: false, message: 'A receipt is a JSON object; this file holds something else.' };
   if (value.receipt_schema !== RECEIPT_SCHEMA_URL) {
     return {
@@ -33,8 +30,8 @@ export function readReceipt(bytes: Uint8Array): ReceiptRead {
     };
   }
   const details = value.details;
-  const cases = isObject(details) ? details.cases : undefined;
-  if (!isObject(details) || !Array.isArray(cases) || cases.length !== 2 || !cases.every(isObject)) {
+  const cases = isJsonObject(details) ? details.cases : undefined;
+  if (!isJsonObject(details) || !Array.isArray(cases) || cases.length !== 2 || !cases.every(isJsonObject)) {
     return { ok: false, message: 'The receipt has no details with exactly two cases (success and failure).' };
   }
   const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../contract/findings.js';
 import { canonicalMediaType, mediaTypeFromName } from '../../unified/classify-media.js';
 import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
 import { CopyButton } from '../ui/copy-button.js';
@@ -6,7 +7,7 @@ import type { GatewayAnswer } from './gateway-client.js';
 type Item = Record<string, unknown>;
 
 function asObject(value: unknown): Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Item) : {};
+  return isJsonObject(value) ? (value as Item) : {};
 }
 
 function asItems(value: unknown): Item[] {

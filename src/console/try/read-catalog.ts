@@ -1,3 +1,5 @@
+import { isJsonObject } from '../../contract/findings.js';
+
 /** What `GET /v1/models` says the gateway offers: providers with their modalities, and aliases. */
 export interface Catalog {
   /** Configured providers, by id, with the modalities each serves. */
@@ -6,18 +8,14 @@ export interface Catalog {
   aliases: string[];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads the catalog from a `GET /v1/models` envelope (`metadata.providers`, `metadata.aliases`; docs/gateway.md);
  * whatever is missing or malformed reads as empty.
  */
 export function readCatalog(body: unknown): Catalog {
-  const metadata = isObject(body) && isObject(body.metadata) ? body.metadata : {};
+  const metadata = isJsonObject(body) && isJsonObject(body.metadata) ? body.metadata : {};
   const providers = Array.isArray(metadata.providers)
-    ? metadata.providers.filter(isObject).flatMap((p) =>
+    ? metadata.providers.filter(isJsonObject).flatMap((p) =>
         typeof p.id === 'string'
           ? [
               {
@@ -30,7 +28,7 @@ export function readCatalog(body: unknown): Catalog {
           : [],
       )
     : [];
-  const aliases = isObject(metadata.aliases) ? Object.keys(metadata.aliases) : [];
+  const aliases = isJsonObject(metadata.aliases) ? Object.keys(metadata.aliases) : [];
   return { providers, aliases };
 }
 
