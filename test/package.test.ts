@@ -8,6 +8,9 @@ import { BUILT_CLI, ROOT } from './support/ensure-build.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   exports?: Record<string, unknown>;
   bin?: Record<string, string>;
 };
@@ -89,6 +92,18 @@ describe('the published package', () => {
     const floor = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(range.trim());
     expect(floor, `engines.node is ${JSON.stringify(range)}`).not.toBeNull();
     expect(Number(floor?.[1])).toBeGreaterThanOrEqual(20);
+  });
+
+  test('installs nothing of its own: the MCP SDKs, zod and ai are peers, so a consumer keeps one copy', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    const optional = (name: string) => pkg.peerDependenciesMeta?.[name]?.optional === true;
+    // Non-optional: npm 7+ installs it, so `npx verdict mcp serve` works after `npm install verdict`.
+    expect(pkg.peerDependencies?.['@modelcontextprotocol/server']).toBeDefined();
+    expect(optional('@modelcontextprotocol/server')).toBe(false);
+    for (const name of ['@modelcontextprotocol/sdk', 'zod', 'ai']) {
+      expect(pkg.peerDependencies?.[name], name).toBeDefined();
+      expect(optional(name), name).toBe(true);
+    }
   });
 
   test('every conditional export names types first', () => {
