@@ -82,6 +82,16 @@ describe('the published package', () => {
     expect(graph.external).toEqual([]);
   });
 
+  test('verdict/evidence imports no node: module, however deep, and no package but @noble/hashes', () => {
+    const graph = walkImports(join(ROOT, 'dist', 'evidence', 'index.js'));
+    expect(graph.files).toContain('create-receipt.js');
+    expect(graph.files).not.toContain('write-receipt.js');
+    expect(graph.external.map((edge) => edge.split(' → ')[1])).toEqual([
+      '@noble/hashes/sha2.js',
+      '@noble/hashes/utils.js',
+    ]);
+  });
+
   test('the schema file equals RESULT_CONTRACT_SCHEMA', () => {
     const file = JSON.parse(readFileSync(join(ROOT, 'schemas', 'result-contract-v1.schema.json'), 'utf8'));
     expect(file).toEqual(RESULT_CONTRACT_SCHEMA);
@@ -94,8 +104,8 @@ describe('the published package', () => {
     expect(Number(floor?.[1])).toBeGreaterThanOrEqual(20);
   });
 
-  test('installs nothing of its own: the MCP SDKs, zod and ai are peers, so a consumer keeps one copy', () => {
-    expect(pkg.dependencies ?? {}).toEqual({});
+  test('depends on @noble/hashes alone: the MCP SDKs, zod and ai are peers, so a consumer keeps one copy', () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['@noble/hashes']);
     const optional = (name: string) => pkg.peerDependenciesMeta?.[name]?.optional === true;
     // Non-optional: npm 7+ installs it, so `npx verdict mcp serve` works after `npm install verdict`.
     expect(pkg.peerDependencies?.['@modelcontextprotocol/server']).toBeDefined();

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { captureEvidence, EVIDENCE_CAPTURES, type EvidenceFolder } from '../../scripts/capture-evidence.js';
-import { createReceipt, readEvidenceFile, serializeReceipt } from '../../src/evidence/index.js';
+import { createReceipt, serializeReceipt } from '../../src/evidence/index.js';
+import { readEvidenceFile } from '../../src/evidence/node.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
