@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -60,6 +60,24 @@ try {
   for (const [name, ms] of Object.entries(m))
     console.log(`${name.padEnd(52)} ${ms.toFixed(0).padStart(6)} ms`);
   console.log(`verdict evidence / (sha256sum + read) = ${(m['verdict evidence'] / budget).toFixed(2)}×`);
+
+  // In one process: the pure entry's SHA-256 (of the build --cli belongs to) against node:crypto, on 64 MiB.
+  const { createHash } = await import('node:crypto');
+  const { sha256Hex } = await import(join(dirname(dirname(CLI)), 'evidence', 'sha256.js'));
+  const bytes = new Uint8Array(64 * 1024 * 1024).map((_, i) => (i * 31) & 0xff);
+  const hashers = {
+    'node:crypto': (b) => createHash('sha256').update(b).digest('hex'),
+    'sha256Hex (verdict/evidence)': sha256Hex,
+  };
+  for (const [name, hash] of Object.entries(hashers)) {
+    const runs = [];
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      const start = process.hrtime.bigint();
+      hash(bytes);
+      if (round > 0) runs.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    console.log(`64 MiB in process, ${name.padEnd(30)} ${median(runs).toFixed(0).padStart(6)} ms`);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
