@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { validateResult } from '../src/contract/validate-result.js';
 import { CLI_PATH } from './helpers/spawn-cli.js';
+import { responsesTo, tapTransport } from './helpers/wire-tap.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const greet = fileURLToPath(new URL('../examples/greet-cli.mjs', import.meta.url));
@@ -53,5 +54,49 @@ describe('the README examples', () => {
     expect(run.status).toBe(1);
     const codes = JSON.parse(run.stdout).details.inputs[0].violations.map((v: { code: string }) => v.code);
     expect(codes).toEqual(['message_invalid', 'success_with_error', 'details_not_object']);
+  });
+});
+
+describe('the README MCP example', () => {
+  test('examples/mcp-greeter.mjs answers the v2 client with contract results on success and failure', async () => {
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const { validateMcpResult } = await import('../src/mcp/index.js');
+    const tap = tapTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../examples/mcp-greeter.mjs', import.meta.url))],
+        cwd: root,
+        stderr: 'pipe',
+      }),
+    );
+    const client = new Client(
+      { name: 'verdict-docs-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(tap.transport);
+    try {
+      const { tools } = await client.listTools();
+      const greet = tools.find((tool) => tool.name === 'greet');
+      expect(greet).toBeDefined();
+      await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+      await client.callTool({ name: 'greet', arguments: { name: ' ' } });
+      const [success, failure] = responsesTo(tap, 'tools/call').map(({ response }) => response);
+      const toolDefinition = greet as unknown as Record<string, unknown>;
+      const successReport = validateMcpResult(success, { revision: '2026-07-28', toolDefinition });
+      const failureReport = validateMcpResult(failure, { revision: '2026-07-28', toolDefinition });
+      expect(successReport).toMatchObject({ valid: true, facts: { output_schema_mode: 'canonical_allof' } });
+      expect(failureReport.valid).toBe(true);
+      expect((success as { result: { structuredContent: unknown } }).result.structuredContent).toMatchObject({
+        success: true,
+        greeting: 'Hello, Ada.',
+      });
+      expect((failure as { result: { structuredContent: unknown; isError: boolean } }).result).toMatchObject({
+        isError: true,
+        structuredContent: { success: false, error_code: 'empty_name' },
+      });
+    } finally {
+      await client.close();
+    }
   });
 });
