@@ -207,6 +207,18 @@ describe('registerContractTool on an @modelcontextprotocol/sdk 1.x McpServer', (
     await client.close();
   });
 
+  test('an McpServer without the 1.32 internals it guards is refused with not_supported', () => {
+    // A server shaped like a future 1.x whose tools/call handler lives elsewhere: registration must say so.
+    const elsewhere = { registerTool: () => ({}), server: {} } as unknown as McpServer;
+    let thrown: unknown;
+    try {
+      registerContractTool(elsewhere, divide);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isVerdictError(thrown) && thrown.code).toBe('not_supported');
+  });
+
   test('the handler gets the arguments and the abort signal of the call', async () => {
     let seen: unknown;
     const client = await connectMcpServer({

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../../contract/schema.js';
 import type { ResultContract } from '../../contract/types.js';
+import { VerdictError } from '../../errors.js';
 import { guardToolOutcome } from '../guard-tool-outcome.js';
 import { type ContractCallToolResult, toCallToolResult } from '../to-call-tool-result.js';
 import { resultOutputZodSchema } from './result-output-zod-schema.js';
@@ -60,10 +61,15 @@ function installArgumentGate(server: McpServer): Map<string, JsonSchemaZod> {
   gates.set(server, schemas);
   // The v1 SDK keeps its handlers in Protocol's `_requestHandlers` and its tools in `_registeredTools`; neither
   // has a public accessor in 1.x.
-  const low = server.server as unknown as { _requestHandlers: Map<string, ToolsCallHandler> };
-  const inner = low._requestHandlers.get('tools/call');
-  if (inner === undefined) throw new Error('McpServer has no tools/call handler to guard.');
-  const registered = (server as unknown as { _registeredTools: Record<string, unknown> })._registeredTools;
+  const low = server.server as unknown as { _requestHandlers?: Map<string, ToolsCallHandler> };
+  const registered = (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools;
+  const inner = low._requestHandlers?.get('tools/call');
+  if (inner === undefined || typeof registered !== 'object' || registered === null) {
+    throw new VerdictError(
+      'not_supported',
+      'This McpServer does not keep its tools/call handler where @modelcontextprotocol/sdk 1.32 does; verdict/mcp/sdk-v1 supports @modelcontextprotocol/sdk ^1.32.',
+    );
+  }
   server.server.removeRequestHandler('tools/call');
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
