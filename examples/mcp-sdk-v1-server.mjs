@@ -7,7 +7,6 @@ import { fail, ok } from 'verdict';
 import { registerContractTool } from 'verdict/mcp/sdk-v1';
 
 const server = new McpServer({ name: 'divider', version: '1.0.0' });
-
 registerContractTool(server, {
   name: 'divide',
   description: 'Divides a by b.',
@@ -15,7 +14,6 @@ registerContractTool(server, {
     type: 'object',
     properties: { a: { type: 'number' }, b: { type: 'number' } },
     required: ['a', 'b'],
-    additionalProperties: false,
   },
   outputSchema: { type: 'object', properties: { quotient: { type: 'number' } }, required: ['quotient'] },
   run: ({ a, b }) =>
@@ -23,5 +21,4 @@ registerContractTool(server, {
       ? fail('Cannot divide by zero.', { error_code: 'division_by_zero' })
       : ok(`${a} / ${b} = ${a / b}.`, { quotient: a / b }),
 });
-
 await server.connect(new StdioServerTransport());
