@@ -15,6 +15,7 @@ export {
   readFile,
 } from './commands/index.js';
 export type {
+  BackgroundReport,
   CapturedOutput,
   CommandContext,
   CommandDefinition,
@@ -23,6 +24,7 @@ export type {
   ExternalOutcome,
   ExternalStdin,
   InputBytes,
+  InterruptSignal,
   OptionSpec,
   OptionSpecs,
   OutputStream,
@@ -40,6 +42,9 @@ export {
   EXIT,
   emitResult,
   externalCommand,
+  INTERRUPT_SIGNALS,
+  Interruption,
+  interruptedStatus,
   nodeIo,
   parseArguments,
   readInput,

@@ -10,6 +10,11 @@ export const FS_FAILURE_CODES = {
   EACCES: 'permission_denied',
   EPERM: 'permission_denied',
   EISDIR: 'is_a_directory',
+  // Special files refuse some reads: /proc/self/mem outside mapped memory (EIO), /proc/kmsg with no message
+  // waiting (EAGAIN; verdict opens files non-blocking and never waits). See docs/run.md.
+  EIO: 'io_error',
+  EAGAIN: 'would_block',
+  EWOULDBLOCK: 'would_block',
 } as const;
 
 /** A failure code derived from a file-system error. */
@@ -19,6 +24,8 @@ const MESSAGES: Record<FsFailureCode, (path: string) => string> = {
   path_not_found: (path) => `Nothing exists at ${path}.`,
   permission_denied: (path) => `Permission denied for ${path}.`,
   is_a_directory: (path) => `${path} is a directory, not a file.`,
+  io_error: (path) => `Reading ${path} failed with an I/O error (EIO).`,
+  would_block: (path) => `${path} has nothing to read now; reading it would wait (EAGAIN).`,
 };
 
 /** The errno code (`ENOENT`, …) of a Node system error, or undefined for anything else. */
@@ -45,6 +52,10 @@ export const OPEN_FILE_ERROR_CODES = {
   is_a_directory: 'The path is a folder.',
   not_a_file: 'The path is a named pipe, a socket or a character device, which may have no end to read to.',
   permission_denied: 'The file cannot be read.',
+  io_error: 'The device or the kernel refused the read (EIO), as /proc/self/mem does outside mapped memory.',
+  would_block: 'The file has nothing to read now and reading would wait (EAGAIN), as /proc/kmsg does.',
+  read_failed:
+    'Another error of the system while reading (EINVAL for /proc/self/pagemap, …); errno says which.',
 } as const;
 
 /** An open file and its status, handed to the work of {@link withOpenFile}. */
@@ -57,7 +68,8 @@ export type OpenFile = {
 
 /**
  * Opens a file for reading, fails with `is_a_directory` for a folder and `not_a_file` for a pipe, socket or character device,
- * runs `work`, and always closes it; file-system errors become failures through {@link toFsFailure}.
+ * runs `work`, and always closes it; file-system errors become failures through {@link toFsFailure}, and any
+ * other errno becomes `read_failed`.
  */
 export async function withOpenFile(
   path: string,
@@ -81,6 +93,16 @@ export async function withOpenFile(
     }
     return await work({ handle, info });
   } catch (error) {
+    const errno = errnoOf(error);
+    // Any other error of the system (EINVAL, ENXIO, …) is still a failure to read this path, not a crash.
+    if (errno !== undefined && /^E[A-Z0-9]+$/.test(errno) && !Object.hasOwn(FS_FAILURE_CODES, errno)) {
+      return fail(`${path} could not be read (${errno}).`, {
+        error_code: 'read_failed',
+        error: error instanceof Error ? error.message : errno,
+        errno,
+        path,
+      });
+    }
     return toFsFailure(error, path);
   } finally {
     await handle?.close();

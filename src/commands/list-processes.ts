@@ -2,8 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok } from '../contract/index.js';
 import { defineCommand } from '../producer/define-command.js';
+import { parseProcStat } from '../producer/process-table.js';
 import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
 import { errnoOf } from './fs-failure.js';
+
+export { parseProcStat };
 
 const options = {
   name: {
@@ -61,25 +64,6 @@ export interface ProcessInfo {
 // proc(5) counts utime/stime in clock ticks of sysconf(_SC_CLK_TCK); Linux fixes USER_HZ at 100 on every
 // architecture Node.js runs on (only alpha differs), so a tick is 10 ms.
 const MS_PER_TICK = 10;
-
-/** Parses `/proc/[pid]/stat`; the name sits between the first `(` and the last `)` and may hold spaces. */
-export function parseProcStat(
-  text: string,
-): { pid: number; name: string; state: string; ppid: number; cpuTicks: number } | undefined {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  // Fields after the name, numbered from 3 (state) as in proc(5): 4 ppid, 14 utime, 15 stime.
-  const rest = text
-    .slice(close + 2)
-    .trim()
-    .split(/\s+/);
-  const field = (n: number) => Number(rest[n - 3]);
-  const pid = Number(text.slice(0, open).trim());
-  const state = rest[0];
-  if (!Number.isInteger(pid) || state === undefined || rest.length < 13) return undefined;
-  return { pid, name: text.slice(open + 1, close), state, ppid: field(4), cpuTicks: field(14) + field(15) };
-}
 
 /** Where and on what platform `listProcesses` runs; tests point it at a fake `/proc` or another platform. */
 export interface ProcessSource {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
-import { decodeText, readFile } from './read-file.js';
+import { memoryIo } from '../../test/helpers/memory-io.js';
+import { runCommand } from '../producer/run-command.js';
+import { decodeText, MAX_READ_BYTES, readFile, textFitsInDocument } from './read-file.js';
 
 let dir: string;
 const BINARY = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
@@ -91,9 +93,40 @@ describe('readFile', () => {
     expect(result).toMatchObject({ success: false, error_code: 'not_a_file' });
   });
 
+  test('reports io_error for a read the kernel refuses with EIO (/proc/self/mem at offset 0)', async () => {
+    const result = await invokeCommand(readFile, { path: '/proc/self/mem' });
+    expect(result).toMatchObject({ success: false, error_code: 'io_error', path: '/proc/self/mem' });
+    expect(result.error).toContain('EIO');
+  });
+
+  test('refuses a --max-bytes above what one JSON string can hold, as a usage error', async () => {
+    const io = memoryIo({ cwd: dir, env: {}, stdinIsTTY: true });
+    const status = await runCommand(
+      readFile,
+      ['--path', 'text.txt', '--max-bytes', '268435457', '--json'],
+      io,
+    );
+    expect(status).toBe(2);
+    expect(JSON.parse(io.stdout.text())).toMatchObject({ error_code: 'invalid_arguments' });
+    expect(MAX_READ_BYTES).toBe(268_435_456);
+  });
+
   test.skipIf(runsAsRoot)('reports permission_denied', async () => {
     const result = await invokeCommand(readFile, { path: join(dir, 'secret.txt') });
     expect(result).toMatchObject({ success: false, error_code: 'permission_denied' });
+  });
+});
+
+describe('textFitsInDocument', () => {
+  // 90 MB: the first size at which six-fold escaping could pass the longest string V8 holds.
+  const size = 90_000_000;
+
+  test('accepts text that stays within the longest string once escaped', () => {
+    expect(textFitsInDocument(Buffer.alloc(size, 'a'))).toBe(true);
+  });
+
+  test('refuses text of control characters that JSON escapes six-fold past it', () => {
+    expect(textFitsInDocument(Buffer.alloc(size, 1))).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail } from '../contract/index.js';
 import { defineCommand } from './define-command.js';
+import { interruptSignalOf } from './interrupt.js';
 import { type ExternalStdin, runExternal, toExternalResult } from './run-external.js';
 import type { CommandIo, OptionSpecs } from './types.js';
 
@@ -19,9 +20,18 @@ const options = {
     description: 'Bytes kept of each of stdout and stderr; the rest is counted and reported as truncated.',
     default: 1_048_576,
     min: 0,
+    // Both captures go into one JSON document, as base64 at worst (4 characters for 3 bytes): 128 MiB each
+    // stays within the longest string V8 holds (2^29 - 24 characters).
+    max: 134_217_728,
     valueName: 'BYTES',
   },
   cwd: { type: 'string', description: 'Working directory of the command.', valueName: 'DIR' },
+  'keep-background': {
+    type: 'boolean',
+    description:
+      'Leave running what the command started in the background when it exits by itself; by default verdict ' +
+      'ends it (its process group and session, and processes carrying the run id in VERDICT_RUN_ID).',
+  },
 } as const satisfies OptionSpecs;
 
 const captureSchema = {
@@ -52,7 +62,9 @@ export const externalCommand = defineCommand({
   description:
     'Runs COMMAND with ARGS (no shell) in its own process group and reports exit status, signal, duration and ' +
     'its captured output. Success only for exit status 0. With --json the output is only inside the document; ' +
-    'without it, the output is also streamed live to stderr.',
+    'without it, the output is also streamed live to stderr. What the command leaves running in the ' +
+    'background is ended when it exits (see --keep-background). On SIGINT, SIGTERM or SIGHUP verdict stops ' +
+    'the process group, prints the result and exits 128 + the signal (130, 143, 129).',
   options,
   positionals: [
     { name: 'COMMAND', description: 'Executable name or path.', required: true },
@@ -66,8 +78,10 @@ export const externalCommand = defineCommand({
     command_killed: 'A signal ended the command.',
     command_not_started: 'spawn failed for another reason; errno says which.',
     invalid_cwd: '--cwd does not exist or is not a folder.',
-    interrupted: 'verdict was interrupted; the process group was stopped.',
+    interrupted: 'verdict received SIGINT, SIGTERM or SIGHUP; the process group was stopped.',
   },
+  // It stops its process group and reports what the command wrote before the signal (docs/run.md).
+  answersInterrupt: true,
   outputSchema: {
     type: 'object',
     required: ['command', 'args', 'cwd'],
@@ -84,6 +98,25 @@ export const externalCommand = defineCommand({
       stdout: captureSchema,
       stderr: captureSchema,
       errno: { type: 'string' },
+      interrupted_by: {
+        type: 'string',
+        enum: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+        description: 'The signal that interrupted verdict.',
+      },
+      background: {
+        type: 'object',
+        description: 'Processes of the run still alive after the command exited (Linux).',
+        required: ['action', 'pids', 'survived'],
+        properties: {
+          action: { type: 'string', enum: ['ended', 'kept'], description: 'kept with --keep-background.' },
+          pids: { type: 'array', items: { type: 'integer' } },
+          survived: {
+            type: 'array',
+            items: { type: 'integer' },
+            description: 'Still running after SIGKILL (another user’s, or in uninterruptible sleep).',
+          },
+        },
+      },
     },
   },
   async run({ options: opts, positionals }, ctx) {
@@ -101,6 +134,16 @@ export const externalCommand = defineCommand({
         cwd,
       });
     }
+    if (ctx.signal.aborted) {
+      const by = interruptSignalOf(ctx.signal.reason);
+      return fail(`verdict was interrupted (${by}) before ${command} started.`, {
+        error_code: 'interrupted',
+        interrupted_by: by,
+        command,
+        args,
+        cwd,
+      });
+    }
     const runOptions = {
       command,
       args,
@@ -108,6 +151,7 @@ export const externalCommand = defineCommand({
       env: ctx.io.env,
       maxOutputBytes: opts['max-output'],
       stdin: chooseStdin(ctx.io),
+      keepBackground: opts['keep-background'] === true,
       signal: ctx.signal,
       now: () => ctx.io.now(),
       ...(opts.timeout === undefined ? {} : { timeoutMs: Math.round(opts.timeout * 1000) }),

@@ -4,6 +4,8 @@
  */
 export { defineCommand } from './define-command.js';
 export { externalCommand } from './external-command.js';
+export type { InterruptSignal } from './interrupt.js';
+export { INTERRUPT_SIGNALS, Interruption, interruptedStatus } from './interrupt.js';
 export { nodeIo } from './node-io.js';
 export type { ParsedArguments } from './parse-arguments.js';
 export { parseArguments } from './parse-arguments.js';
@@ -13,7 +15,13 @@ export type { Style } from './render.js';
 export { renderHelp, renderResult, styleFor } from './render.js';
 export type { RunOptions } from './run-command.js';
 export { describeThrown, EXIT, emitResult, runCommand, withMeta } from './run-command.js';
-export type { CapturedOutput, ExternalOutcome, ExternalStdin, RunExternalOptions } from './run-external.js';
+export type {
+  BackgroundReport,
+  CapturedOutput,
+  ExternalOutcome,
+  ExternalStdin,
+  RunExternalOptions,
+} from './run-external.js';
 export { runExternal, toExternalResult } from './run-external.js';
 export type {
   CommandContext,

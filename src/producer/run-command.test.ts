@@ -3,6 +3,7 @@ import { memoryIo } from '../../test/helpers/memory-io.js';
 import { fail, ok } from '../contract/builders.js';
 import { validateResult } from '../contract/validate-result.js';
 import { defineCommand } from './define-command.js';
+import { Interruption } from './interrupt.js';
 import { runCommand } from './run-command.js';
 
 const greet = defineCommand({
@@ -116,6 +117,48 @@ describe('runCommand', () => {
     const io = memoryIo({ signal: controller.signal });
     expect(await runCommand(slow, ['--json'], io)).toBe(130);
     expect(parse(io.stdout.text())).toMatchObject({ success: false, error_code: 'interrupted' });
+  });
+
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('exits 128 + the signal when the run is interrupted by %s', async (signal, status) => {
+    const controller = new AbortController();
+    const slow = defineCommand({
+      name: 'slow',
+      description: 'Never finishes by itself.',
+      options: {},
+      run: () => new Promise(() => controller.abort(new Interruption(signal))),
+    });
+    const io = memoryIo({ signal: controller.signal });
+    expect(await runCommand(slow, ['--json'], io)).toBe(status);
+    expect(parse(io.stdout.text())).toMatchObject({
+      error_code: 'interrupted',
+      error: expect.stringContaining(signal),
+    });
+  });
+
+  test('waits for a command that answers an interruption itself and prints its own result', async () => {
+    const controller = new AbortController();
+    const careful = defineCommand({
+      name: 'careful',
+      description: 'Stops its work when interrupted and says what it had done.',
+      options: {},
+      answersInterrupt: true,
+      run: (_input, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () =>
+            setTimeout(
+              () => resolve(fail('Stopped after 3 items.', { error_code: 'interrupted', done: 3 })),
+              10,
+            ),
+          );
+          controller.abort(new Interruption('SIGTERM'));
+        }),
+    });
+    const io = memoryIo({ signal: controller.signal });
+    expect(await runCommand(careful, ['--json'], io)).toBe(143);
+    expect(parse(io.stdout.text())).toMatchObject({ error_code: 'interrupted', done: 3 });
   });
 
   test('renders for a person without --json, in plain text when not a TTY', async () => {

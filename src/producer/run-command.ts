@@ -1,11 +1,15 @@
 import { fail } from '../contract/builders.js';
 import { ensureResult } from '../contract/ensure-result.js';
 import type { ResultContract } from '../contract/types.js';
+import { interruptedStatus, interruptSignalOf } from './interrupt.js';
 import { parseArguments } from './parse-arguments.js';
 import { renderHelp, renderResult, styleFor } from './render.js';
 import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
 
-/** Exit statuses of a command run (SPEC §2), plus 130 for an interrupted run (128 + SIGINT). */
+/**
+ * Exit statuses of a command run, plus 130 for a run interrupted by SIGINT; SIGTERM and SIGHUP give 143 and
+ * 129 (128 + the signal's number, see {@link interruptedStatus}).
+ */
 export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** How a command is invoked: the words that precede its arguments in usage lines. */
@@ -94,7 +98,8 @@ export async function runCommand<O extends OptionSpecs>(
     const running = Promise.resolve().then(() =>
       definition.run({ options: parsed.options as never, positionals: parsed.positionals }, ctx),
     );
-    outcome = await Promise.race([running, interrupted]);
+    // A command that answers an interruption itself (it stops its work and says what it stopped) is awaited.
+    outcome = await (definition.answersInterrupt ? running : Promise.race([running, interrupted]));
     // The run may still settle after an interruption; its outcome no longer matters.
     if (outcome === INTERRUPTED) running.catch(() => undefined);
   } catch (thrown) {
@@ -110,10 +115,10 @@ export async function runCommand<O extends OptionSpecs>(
   let result: ResultContract;
   if (outcome === INTERRUPTED) {
     result = fail(`${definition.name} was interrupted before it finished.`, {
-      error: 'The run was interrupted (SIGINT).',
+      error: `The run was interrupted (${interruptSignalOf(controller.signal.reason)}).`,
       error_code: 'interrupted',
     });
-    status = EXIT.interrupted;
+    status = interruptedStatus(controller.signal.reason);
   } else {
     result = ensureResult(outcome) as ResultContract;
     // A usage error found by the command itself (not the parser) is still a usage error (SPEC §2).
@@ -121,7 +126,9 @@ export async function runCommand<O extends OptionSpecs>(
       ? EXIT.success
       : result.error_code === 'invalid_arguments'
         ? EXIT.usage
-        : EXIT.failure;
+        : result.error_code === 'interrupted' && controller.signal.aborted
+          ? interruptedStatus(controller.signal.reason)
+          : EXIT.failure;
   }
   // Guarded again after meta is added, so nothing a definition says can let an invalid document out.
   const final = ensureResult(withMeta(result, definition.name, io.now() - started)) as ResultContract;

@@ -1,7 +1,17 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fail, ok, type ResultContract } from '../contract/index.js';
+import { type InterruptSignal, interruptSignalOf } from './interrupt.js';
+import {
+  addRunId,
+  endRunProcesses,
+  findRunProcesses,
+  killRunProcesses,
+  RUN_ID_VARIABLE,
+  type RunMarks,
+} from './process-table.js';
 
 /** How the child's standard input is connected. */
 export type ExternalStdin = 'inherit' | 'ignore' | NodeJS.ReadableStream;
@@ -24,8 +34,16 @@ export interface RunExternalOptions {
   stdin: ExternalStdin;
   /** Receives every output chunk as it arrives (the CLI streams it to stderr in human mode). */
   onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
-  /** Aborting it interrupts the child's process group (SIGINT, then SIGKILL). */
+  /**
+   * Aborting it interrupts the child's process group with the signal the reason names (an `Interruption`;
+   * SIGINT otherwise), then SIGKILL after `killGraceMs`.
+   */
   signal?: AbortSignal;
+  /**
+   * Leave the processes the command started in the background running when it exits by itself; by default
+   * they are ended (a timeout or an interruption ends them either way).
+   */
+  keepBackground?: boolean;
   /** Milliseconds between SIGTERM/SIGINT and SIGKILL when the group must die. */
   killGraceMs?: number;
   /** Milliseconds to wait, after the child exits, for descendants that still hold its output pipes. */
@@ -46,6 +64,16 @@ export interface CapturedOutput {
   captured_bytes: number;
   /** True when `bytes > captured_bytes`. */
   truncated: boolean;
+}
+
+/** The processes of a run still alive after its command exited, and what verdict did with them. */
+export interface BackgroundReport {
+  /** `ended`: verdict ended them; `kept`: they were left running (`keepBackground`). */
+  action: 'ended' | 'kept';
+  /** Their process ids. */
+  pids: number[];
+  /** Those of `pids` still running after SIGKILL (only for `ended`). */
+  survived: number[];
 }
 
 /** How an external run ended: the process never started, or it started and ended (by itself or killed). */
@@ -71,6 +99,13 @@ export type ExternalOutcome =
       timedOut: boolean;
       /** True when verdict killed it because the run was interrupted. */
       interrupted: boolean;
+      /** The signal that interrupted the run, when it was interrupted. */
+      interruptedBy?: InterruptSignal;
+      /**
+       * Processes of the run (its process group and session, or carrying its id) still alive after the command
+       * exited; absent when there were none, or where Linux `/proc` cannot be read.
+       */
+      background?: BackgroundReport;
       /** Milliseconds from spawn to exit. */
       elapsedMs: number;
       /** Captured standard output. */
@@ -138,6 +173,24 @@ function existsOnPath(command: string, path: string | undefined): boolean {
   });
 }
 
+// What must die with verdict: one entry per run under way, all served by a single 'exit' listener (one
+// listener per run would warn past ten concurrent runs of a library caller).
+const atExit = new Set<() => void>();
+let exitListening = false;
+
+function killAtExit(kill: () => void): () => void {
+  if (!exitListening) {
+    process.on('exit', () => {
+      for (const each of atExit) each();
+    });
+    exitListening = true;
+  }
+  atExit.add(kill);
+  return () => {
+    atExit.delete(kill);
+  };
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     // A negative pid addresses the whole process group the child leads (it was spawned detached).
@@ -148,6 +201,27 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
+ * Ends (or, with `keep`, only lists) the processes of a run still alive after its command exited. Where
+ * `/proc` cannot be read, the process group is still signalled, but who was in it is not known.
+ */
+async function settleBackground(
+  marks: RunMarks,
+  { keep, graceMs }: { keep: boolean; graceMs: number },
+): Promise<BackgroundReport | undefined> {
+  if (keep) {
+    const pids = findRunProcesses(marks);
+    return pids === undefined || pids.length === 0 ? undefined : { action: 'kept', pids, survived: [] };
+  }
+  const outcome = await endRunProcesses(marks, graceMs);
+  if (outcome === undefined) {
+    killGroup(marks.leader, 'SIGTERM');
+    return undefined;
+  }
+  const pids = [...outcome.ended, ...outcome.survived].sort((a, b) => a - b);
+  return pids.length === 0 ? undefined : { action: 'ended', pids, survived: outcome.survived };
+}
+
+/**
  * Runs a command without a shell in its own process group, captures its output within a bound, and reports
  * how it ended; a timeout or an abort kills the whole group (the child and everything it started).
  */
@@ -155,6 +229,9 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
   const now = options.now ?? (() => performance.now());
   const grace = options.killGraceMs ?? 1000;
   const env = Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined));
+  // Descendants inherit the run's id, which still names them after they leave the process group (docs/run.md).
+  const runId = randomUUID();
+  env[RUN_ID_VARIABLE] = addRunId(env[RUN_ID_VARIABLE], runId);
   const started = now();
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
@@ -169,26 +246,26 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
 
   return new Promise((resolve) => {
     let timeoutTimer: NodeJS.Timeout | undefined;
+    let escalateTimer: NodeJS.Timeout | undefined;
     let timedOut = false;
     let interrupted = false;
+    let interruptedBy: InterruptSignal | undefined;
     let spawned = false;
+    let marks: RunMarks | undefined;
+    let forgetAtExit: () => void = () => undefined;
 
     const stop = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
       const pid = child.pid;
       killGroup(pid, signal);
       // Descendants that ignore the first signal (a non-interactive shell starts background jobs with
-      // SIGINT ignored) get SIGKILL after the grace period, or at once if verdict exits before it ends.
-      const escalate = () => {
-        process.off('exit', escalate);
-        killGroup(pid, 'SIGKILL');
-      };
-      process.once('exit', escalate);
-      setTimeout(escalate, grace).unref();
+      // SIGINT ignored) get SIGKILL after the grace period.
+      escalateTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace).unref();
     };
     const onAbort = () => {
       interrupted = true;
-      stop('SIGINT');
+      interruptedBy = interruptSignalOf(options.signal?.reason);
+      stop(interruptedBy);
     };
 
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -204,6 +281,13 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
     });
     child.on('spawn', () => {
       spawned = true;
+      const spawnedMarks: RunMarks = { leader: child.pid as number, runId };
+      marks = spawnedMarks;
+      // If verdict itself exits before the run is over (a second Ctrl-C), nothing of the run may outlive it.
+      forgetAtExit = killAtExit(() => {
+        killGroup(spawnedMarks.leader, 'SIGKILL');
+        killRunProcesses(spawnedMarks);
+      });
       if (options.timeoutMs !== undefined) {
         timeoutTimer = setTimeout(() => {
           timedOut = true;
@@ -243,6 +327,13 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
       clearTimeout(timeoutTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (stdin && child.stdin) stdin.unpipe(child.stdin);
+      const background = await settleBackground(marks as RunMarks, {
+        keep: options.keepBackground === true && !timedOut && !interrupted,
+        graceMs: grace,
+      });
+      forgetAtExit();
+      // Once the run is settled, its process group id may be reused by an unrelated group: no late signal.
+      clearTimeout(escalateTimer);
       // A background descendant may keep the pipes open forever; wait a little, then stop reading.
       let drainTimer: NodeJS.Timeout | undefined;
       const drained = await Promise.race([
@@ -263,6 +354,8 @@ export function runExternal(options: RunExternalOptions): Promise<ExternalOutcom
         signal,
         timedOut,
         interrupted,
+        ...(interruptedBy === undefined ? {} : { interruptedBy }),
+        ...(background === undefined ? {} : { background }),
         elapsedMs,
         stdout: stdout.finish(),
         stderr: stderr.finish(),
@@ -308,6 +401,19 @@ export function toExternalResult(options: RunExternalOptions, outcome: ExternalO
       );
     }
   }
+  const background = outcome.background;
+  if (background !== undefined) {
+    const list = background.pids.join(', ');
+    const count = `${background.pids.length} process${background.pids.length === 1 ? '' : 'es'}`;
+    warnings.push(
+      background.action === 'kept'
+        ? `The command left ${count} running in the background (pids ${list}); --keep-background kept them.`
+        : `verdict ended ${count} the command left running (pids ${list}); --keep-background keeps them.`,
+    );
+    if (background.survived.length > 0) {
+      warnings.push(`Still running after SIGKILL: pids ${background.survived.join(', ')}.`);
+    }
+  }
   if (outcome.outputLeftOpen) {
     warnings.push(
       'A background process still held the output pipes after the command exited; capture stopped.',
@@ -323,6 +429,7 @@ export function toExternalResult(options: RunExternalOptions, outcome: ExternalO
     timeout_ms: options.timeoutMs,
     stdout: outcome.stdout,
     stderr: outcome.stderr,
+    background,
     warnings: warnings.length > 0 ? warnings : undefined,
   };
   if (outcome.timedOut) {
@@ -335,8 +442,11 @@ export function toExternalResult(options: RunExternalOptions, outcome: ExternalO
     );
   }
   if (outcome.interrupted) {
-    return fail(`${shown} was interrupted; its process group was stopped.`, {
+    const by = outcome.interruptedBy ?? 'SIGINT';
+    return fail(`${shown} was interrupted (${by}); its process group was stopped.`, {
       error_code: 'interrupted',
+      error: `verdict received ${by}.`,
+      interrupted_by: by,
       ...evidence,
     });
   }

@@ -38,7 +38,10 @@ export interface CommandIo {
   cwd: string;
   /** Milliseconds from an arbitrary origin, for durations (`process.hrtime` in production). */
   now(): number;
-  /** Aborted when the user interrupts the run (SIGINT); tests abort it themselves. */
+  /**
+   * Aborted when the run is interrupted (SIGINT, SIGTERM or SIGHUP; the reason is an `Interruption` naming
+   * the signal); tests abort it themselves.
+   */
   signal?: AbortSignal;
 }
 
@@ -78,6 +81,12 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
   outputSchema?: JsonSchema;
   /** The error codes this command may report, with what each means. */
   errorCodes?: Readonly<Record<string, string>>;
+  /**
+   * True when `run` answers an interruption itself: when `ctx.signal` aborts, it stops its work promptly and
+   * returns its own result with `error_code: 'interrupted'`, which the runner waits for and prints. Otherwise
+   * the runner prints a generic `interrupted` result at once and leaves the run behind.
+   */
+  answersInterrupt?: boolean;
   /** Does the work and returns a contract result; a thrown exception becomes `unexpected_error`. */
   run(input: CommandInput<O>, ctx: CommandContext): ResultContract | Promise<ResultContract>;
   /**

@@ -1,4 +1,4 @@
-import { sortMedia } from './classify-media.js';
+import { describeMedia, sortMedia } from './classify-media.js';
 import type { ReportedUsage } from './providers/provider-outcome.js';
 import type { UnifiedErrorCode } from './status-for-code.js';
 import type { MediaItem, UnifiedFailure, UnifiedOutput, UnifiedSuccess } from './types.js';
@@ -22,7 +22,9 @@ export function assembleFailure(
 
 /**
  * A success envelope from what a provider reported: usage (zeros and `usage_reported: false` when absent, the
- * breakdown in `usage_details`), media sorted into the modality arrays. Strict about what verdict emits: when
+ * breakdown in `usage_details`), media sorted into the modality arrays. An answer that holds media but no text
+ * gets a short description of the media as its content, the same rule for every format (see
+ * {@link describeMedia}). Strict about what verdict emits: when
  * the parts do not make a valid envelope, the result is an `INVALID_PROVIDER_RESPONSE` failure instead.
  */
 export function assembleSuccess(
@@ -36,7 +38,7 @@ export function assembleSuccess(
   if (usage !== undefined && Object.keys(usage.details).length > 0) full.usage_details = usage.details;
   const success = {
     success: true,
-    content,
+    content: content.trim() === '' && media.length > 0 ? describeMedia(media) : content,
     provider,
     usage: { input_tokens: usage?.input ?? 0, output_tokens: usage?.output ?? 0 },
     metadata: full,

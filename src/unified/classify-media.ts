@@ -87,11 +87,53 @@ export function mediaItemFromUrl(url: string): MediaItem {
   return mediaType === undefined ? { url } : { url, media_type: mediaType };
 }
 
+/** The noun a media item is counted under in {@link describeMedia}, singular and plural. */
+function mediaNoun(item: MediaItem): readonly [string, string] {
+  const kind = classifyMedia(item);
+  if (kind === 'images') return ['image', 'images'];
+  if (kind === 'videos') return ['video', 'videos'];
+  const mediaType =
+    item.media_type ??
+    (item.url === undefined ? undefined : mediaTypeFromName(item.url)) ??
+    (item.name === undefined ? undefined : mediaTypeFromName(item.name));
+  return mediaType?.toLowerCase().startsWith('audio/') ? ['audio clip', 'audio clips'] : ['file', 'files'];
+}
+
+/**
+ * The short description that stands as `content` when an answer holds media and no text (the unified output
+ * asks for one): what was produced and how many, for example `Generated 2 images and 1 audio clip.`
+ * @example describeMedia([{ url: 'https://x/a.png' }]) // 'Generated 1 image.'
+ */
+export function describeMedia(items: readonly MediaItem[]): string {
+  const counts = new Map<string, { count: number; nouns: readonly [string, string] }>();
+  for (const item of items) {
+    const nouns = mediaNoun(item);
+    const entry = counts.get(nouns[0]) ?? { count: 0, nouns };
+    entry.count += 1;
+    counts.set(nouns[0], entry);
+  }
+  const parts = [...counts.values()].map(
+    ({ count, nouns }) => `${count} ${count === 1 ? nouns[0] : nouns[1]}`,
+  );
+  if (parts.length === 0) return 'Generated nothing.';
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `Generated ${list}.`;
+}
+
 /** Sort media items into the three modality arrays, keeping their order. */
 export function sortMedia(items: readonly MediaItem[]): Record<MediaKind, MediaItem[]> {
   const sorted: Record<MediaKind, MediaItem[]> = { images: [], files: [], videos: [] };
   for (const item of items) sorted[classifyMedia(item)].push(item);
   return sorted;
+}
+
+/** The bytes of base64 text (padding optional), without `node:` Buffer; `undefined` when it is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  try {
+    return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Base64 of some bytes, without `node:` Buffer so that it runs in browsers and edge runtimes. */

@@ -14,6 +14,7 @@ export {
 export { fromHttpResponse } from './from-http-response.js';
 export type { HeadersLike } from './header-value.js';
 export {
+  isProviderId,
   isUnifiedFormat,
   type NormalizeContext,
   type NormalizeResponseInput,

@@ -2,8 +2,11 @@ import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { parseEventStream } from './parse-event-stream.js';
 import { anthropicMessages } from './providers/anthropic.js';
+import { bedrockConverse } from './providers/bedrock.js';
 import type { FormatSpec, ParseContext } from './providers/format-spec.js';
 import { googleGenerateContent } from './providers/google.js';
+import { googleImagen } from './providers/google-imagen.js';
+import { googleVeo } from './providers/google-veo.js';
 import {
   openAiChat,
   openAiImages,
@@ -31,9 +34,12 @@ const FORMATS = {
   'openai.videos': openAiVideos,
   'anthropic.messages': anthropicMessages,
   'google.generate-content': googleGenerateContent,
+  'google.imagen': googleImagen,
+  'google.veo': googleVeo,
   'replicate.prediction': replicatePrediction,
   'openrouter.chat': openRouterChat,
   'openai-compatible.chat': openAiCompatibleChat,
+  'bedrock.converse': bedrockConverse,
 } as const satisfies Record<string, FormatSpec>;
 
 /** The name of a wire format, fixed so that scripts can rely on it. */
@@ -48,6 +54,11 @@ export const STREAM_FORMATS = UNIFIED_FORMATS.filter((format) => 'assembleStream
 /** True when `name` is a format name of {@link UNIFIED_FORMATS}. */
 export function isUnifiedFormat(name: unknown): name is UnifiedFormat {
   return typeof name === 'string' && Object.hasOwn(FORMATS, name);
+}
+
+/** True when `name` can label envelopes: a lowercase provider id such as `groq`, `deepseek` or `azure-openai`. */
+export function isProviderId(name: unknown): name is string {
+  return typeof name === 'string' && PROVIDER_ID_PATTERN.test(name);
 }
 
 /** The facts of one provider call that every normalizer takes besides the body. */
@@ -74,8 +85,11 @@ export interface NormalizeResponseInput extends NormalizeContext {
 
 /** Input of {@link normalizeStream}: the call's facts and the stream's events. */
 export interface NormalizeStreamInput extends NormalizeContext {
-  /** The events' JSON payloads (parsed values or JSON text), or the raw captured stream text. */
-  events: readonly unknown[] | string;
+  /**
+   * The events' JSON payloads (parsed values or JSON text), or the raw captured stream: text (SSE, JSON lines, a
+   * JSON array) or bytes (the same text as UTF-8, or a binary framing such as Bedrock's AWS event-stream).
+   */
+  events: readonly unknown[] | string | Uint8Array;
 }
 
 /**
@@ -103,12 +117,12 @@ export function normalizeResponse(input: NormalizeResponseInput): UnifiedOutput 
       text = typeof body === 'string' ? body : new TextDecoder().decode(body);
       const read = readBody(body);
       if (read.ok) body = read.value;
-      else if (status >= 400) return spec.parseError(undefined, status, text);
+      else if (status >= 400) return spec.parseError(undefined, status, text, context.headers);
       else if (spec.parseText !== undefined && status < 300 && text.trim() !== '')
         return spec.parseText(text, context);
       else throw new ShapeError(read.message);
     }
-    if (status >= 400) return spec.parseError(body, status, text);
+    if (status >= 400) return spec.parseError(body, status, text, context.headers);
     if (status < 200 || status >= 300) throw new ShapeError(`HTTP ${status} is not a final answer.`);
     return spec.parseSuccess(body, context);
   });
@@ -124,16 +138,23 @@ export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
     if (spec.assembleStream === undefined) {
       return invalidRequest(`The format ${input.format} does not stream; use normalizeResponse.`);
     }
+    let raw = input.events;
+    if (raw instanceof Uint8Array) {
+      // Bytes in a binary framing (Bedrock's AWS event-stream) decode to events; other bytes are UTF-8 text.
+      const binary =
+        context.status < 400 && spec.decodeBinaryStream !== undefined && spec.isBinaryStream?.(raw) === true;
+      raw = binary ? (spec.decodeBinaryStream?.(raw) ?? []) : new TextDecoder().decode(raw);
+    }
     // A stream request refused before streaming answers with an ordinary error body (often pretty-printed JSON or
     // an HTML page from a proxy), read like the error body of normalizeResponse.
-    if (context.status >= 400) return refusedStream(spec, input.events, context.status);
+    if (context.status >= 400) return refusedStream(spec, raw, context.status, context.headers);
     let events: readonly unknown[];
-    if (typeof input.events === 'string') {
-      const parsed = parseEventStream(input.events);
+    if (typeof raw === 'string') {
+      const parsed = parseEventStream(raw);
       if (!parsed.ok) throw new ShapeError(parsed.message);
       events = parsed.events;
     } else {
-      events = input.events.flatMap((event) => {
+      events = raw.flatMap((event) => {
         if (typeof event !== 'string') return [event];
         if (event.trim() === '[DONE]') return [];
         const read = readBody(event);
@@ -151,17 +172,18 @@ function refusedStream(
   spec: FormatSpec,
   events: readonly unknown[] | string,
   status: number,
+  headers: HeadersLike | undefined,
 ): FailureOutcome {
   if (typeof events !== 'string') {
     const first = events[0];
-    if (typeof first !== 'string') return spec.parseError(first, status, '');
+    if (typeof first !== 'string') return spec.parseError(first, status, '', headers);
     const read = readBody(first);
-    return spec.parseError(read.ok ? read.value : undefined, status, first);
+    return spec.parseError(read.ok ? read.value : undefined, status, first, headers);
   }
   const whole = readBody(events);
-  if (whole.ok) return spec.parseError(whole.value, status, events);
+  if (whole.ok) return spec.parseError(whole.value, status, events, headers);
   const parsed = parseEventStream(events);
-  return spec.parseError(parsed.ok ? parsed.events[0] : undefined, status, events);
+  return spec.parseError(parsed.ok ? parsed.events[0] : undefined, status, events, headers);
 }
 
 function invalidRequest(message: string): FailureOutcome & { system: true } {
@@ -182,10 +204,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     );
   }
   const spec: FormatSpec = FORMATS[input.format];
-  const provider =
-    typeof input.provider === 'string' && PROVIDER_ID_PATTERN.test(input.provider)
-      ? input.provider
-      : spec.provider;
+  const provider = isProviderId(input.provider) ? input.provider : spec.provider;
   const status = input.status ?? 200;
   const base: Record<string, unknown> = { trace_id: traceId };
   const requestId = spec.requestIdHeaders

@@ -285,24 +285,34 @@ describe('verdict validate --jsonl --json on hostile streams', () => {
 });
 
 describe('a reader that closes the pipe early', () => {
-  test('ends verdict quietly, without an unhandled EPIPE and its stack trace', async () => {
-    const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(process.execPath, [BUILT_CLI, 'schema', 'contract', '--json'], {
-          cwd: dir,
-          env: { ...process.env, NO_COLOR: '1' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        // As `verdict … | head -c 0` does: the read end is gone before verdict writes its document.
-        child.stdout.destroy();
-        const err: Buffer[] = [];
-        child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ status: code, stderr: Buffer.concat(err).toString('utf8') }));
-      },
-    );
-    expect(stderr, 'stderr holds a stack trace').not.toMatch(STACK_FRAME);
-    expect(stderr).not.toContain('EPIPE');
-    expect(status).toBe(0);
-  });
+  /** Runs the built CLI with the read end of its stdout closed before it writes, as `… | head -c 0` does. */
+  function runWithClosedStdout(args: string[]): Promise<{ status: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.destroy();
+      const err: Buffer[] = [];
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ status: code, stderr: Buffer.concat(err).toString('utf8') }));
+    });
+  }
+
+  test.each([
+    ['schema contract', ['schema', 'contract', '--json']],
+    ['validate --jsonl', ['validate', '--jsonl', '-', '--json']],
+  ])(
+    '%s: a document that was not delivered exits 1 with one line on stderr, no stack trace',
+    async (_label, args) => {
+      const { status, stderr } = await runWithClosedStdout(args);
+      expect(stderr, 'stderr holds a stack trace').not.toMatch(STACK_FRAME);
+      expect(stderr).toBe(
+        'verdict: the result was not delivered: standard output was closed before it was read.\n',
+      );
+      expect(status).toBe(1);
+    },
+  );
 });

@@ -6,6 +6,7 @@ import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { validateUnifiedOutput } from '../../src/unified/index.js';
 import { memoryIo } from '../helpers/memory-io.js';
+import { converseEventStream } from '../unified/encode-event-stream.js';
 
 let dir: string;
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -50,6 +51,15 @@ beforeAll(() => {
     events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''),
   );
   writeFileSync(join(dir, 'anthropic.jsonl'), events.map((e) => JSON.stringify(e)).join('\n'));
+  writeFileSync(
+    join(dir, 'converse.bin'),
+    converseEventStream([
+      { messageStart: { role: 'assistant' } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'From Bedrock.' } } },
+      { messageStop: { stopReason: 'end_turn' } },
+      { metadata: { usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 } } },
+    ]),
+  );
 });
 
 async function normalize(argv: string[], stdin?: string) {
@@ -145,6 +155,41 @@ describe('verdict normalize', () => {
     expect(lines.text).toBe(sse.text);
   });
 
+  test('--provider labels an OpenAI-compatible body, success or failure', async () => {
+    const { status, text } = await normalize([
+      '--format',
+      'openai-compatible.chat',
+      '--provider',
+      'groq',
+      'chat.json',
+    ]);
+    expect(status).toBe(0);
+    expect(JSON.parse(text)).toMatchObject({ success: true, provider: 'groq' });
+    const failed = await normalize([
+      '--format',
+      'openai-compatible.chat',
+      '--provider',
+      'deepseek',
+      '--status',
+      '429',
+      'quota.json',
+    ]);
+    expect(failed.status).toBe(1);
+    expect(JSON.parse(failed.text)).toMatchObject({ success: false, provider: 'deepseek' });
+    const plain = await normalize(['--format', 'openai-compatible.chat', 'chat.json']);
+    expect(JSON.parse(plain.text).provider).toBe('openai-compatible');
+  });
+
+  test('reads a raw Bedrock ConverseStream capture (AWS event-stream bytes)', async () => {
+    const { status, text } = await normalize(['--format', 'bedrock.converse', '--stream', 'converse.bin']);
+    expect(status).toBe(0);
+    expect(JSON.parse(text)).toMatchObject({
+      provider: 'bedrock',
+      content: 'From Bedrock.',
+      usage: { input_tokens: 3, output_tokens: 4 },
+    });
+  });
+
   test('an unparseable body is an INVALID_PROVIDER_RESPONSE envelope, exit 1', async () => {
     const { status, text } = await normalize(['--format', 'google.generate-content', '-'], '<html>');
     expect(status).toBe(1);
@@ -154,10 +199,11 @@ describe('verdict normalize', () => {
   test.each([
     [['--format', 'acme.chat', 'chat.json'], 'unknown format'],
     [['chat.json'], 'missing --format'],
-    [['--format', 'openai.images', '--stream', 'chat.json'], 'a format without streams'],
+    [['--format', 'openai.videos', '--stream', 'chat.json'], 'a format without streams'],
     [['--format', 'openai.chat', '--header', 'no colon', 'chat.json'], 'a bad header line'],
     [['--format', 'openai.chat', '--status', '700', 'chat.json'], 'a status out of range'],
     [['--format', 'openai.chat', 'missing.json'], 'a missing file'],
+    [['--format', 'openai-compatible.chat', '--provider', 'Groq AI', 'chat.json'], 'a bad provider id'],
   ])('reports a usage error as a contract result with exit 2 (%j: %s)', async (argv) => {
     const { status, text } = await normalize([...argv, '--json']);
     expect(status).toBe(2);

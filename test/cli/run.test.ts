@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -6,7 +6,7 @@ import { run } from '../../src/cli/run.js';
 import { validateResult } from '../../src/contract/validate-result.js';
 import { runsAsRoot } from '../helpers/invoke-command.js';
 import { memoryIo } from '../helpers/memory-io.js';
-import { waitUntilDead } from '../helpers/process-state.js';
+import { isAlive, waitForText, waitUntilDead, waitUntilGroupGone } from '../helpers/process-state.js';
 import { spawnCli } from '../helpers/spawn-cli.js';
 
 const node = process.execPath;
@@ -43,6 +43,12 @@ describe('verdict run', () => {
     ['timeout past the timer range', ['--timeout', '2200000', '--', 'true'], 2, 'invalid_arguments'],
     ['longest timeout', ['--timeout', '2147483', '--', node, '-e', 'console.log(1)'], 0, undefined],
     ['negative --max-output', ['--max-output', '-1', '--', 'true'], 2, 'invalid_arguments'],
+    [
+      '--max-output past one JSON string',
+      ['--max-output', '134217729', '--', 'true'],
+      2,
+      'invalid_arguments',
+    ],
   ])('%s', async (_label, argv, status, code) => {
     const result = await verdictRun(argv);
     expect(result.status).toBe(status);
@@ -111,17 +117,117 @@ describe('verdict run (spawned)', () => {
     expect(await waitUntilDead(Number(doc.stdout.content.trim()))).toBe(true);
   });
 
-  test('ends with interrupted and exit 130 on SIGINT, stopping the child’s process group', async () => {
-    const pids = join(dir, 'pids.txt');
-    const spawned = await spawnCli(
-      ['run', '--json', '--', '/bin/sh', '-c', `sleep 30 & echo $! > ${pids}; wait`],
-      { onSpawn: (pid) => setTimeout(() => process.kill(pid, 'SIGINT'), 500) },
-    );
-    expect(spawned.status).toBe(130);
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'ends with interrupted on %s, exits %i, prints the document and leaves no process of the group',
+    async (signal, status) => {
+      const pidFile = join(dir, `leader-${signal}.txt`);
+      const spawned = await spawnCli(
+        ['run', '--json', '--', '/bin/sh', '-c', `sleep 300 & echo $$ > ${pidFile}; wait`],
+        {
+          // Signalled once the command has really started (it wrote its pid), never after a fixed delay.
+          onSpawn: (pid) => void waitForText(pidFile).then(() => process.kill(pid, signal)),
+        },
+      );
+      expect(spawned.status).toBe(status);
+      const doc = JSON.parse(spawned.stdout);
+      expect(validateResult(doc).valid).toBe(true);
+      expect(doc).toMatchObject({ success: false, error_code: 'interrupted', interrupted_by: signal });
+      const leader = Number(await waitForText(pidFile));
+      expect(doc.pid).toBe(leader);
+      expect(await waitUntilGroupGone(leader)).toEqual([]);
+    },
+  );
+});
+
+describe('verdict run interrupted twice', () => {
+  test('exits at once on a second signal, leaving nothing of the run behind', async () => {
+    const pidFile = join(dir, 'leader-twice.txt');
+    // Everything ignores SIGINT and SIGTERM, so the first signal alone would take the 1 s grace to end it.
+    const script = `trap '' INT TERM; setsid sleep 300 & sleep 300 & echo $$ > ${pidFile}; wait`;
+    const spawned = await spawnCli(['run', '--json', '--', '/bin/sh', '-c', script], {
+      onSpawn: (pid) =>
+        void waitForText(pidFile).then(() => {
+          process.kill(pid, 'SIGTERM');
+          process.kill(pid, 'SIGINT');
+        }),
+    });
+    // Two different signals, so neither is merged into the other; the kernel may hand them over in either order.
+    expect([130, 143]).toContain(spawned.status);
+    expect(spawned.stdout).toBe('');
+    const leader = Number(await waitForText(pidFile));
+    expect(await waitUntilGroupGone(leader)).toEqual([]);
+  });
+});
+
+describe('verdict run and background processes', () => {
+  test('ends what the command left running in the background and says so', async () => {
+    const spawned = await spawnCli(['run', '--json', '--', '/bin/sh', '-c', 'sleep 300 & echo $!']);
+    expect(spawned.status).toBe(0);
     const doc = JSON.parse(spawned.stdout);
-    expect(validateResult(doc).valid).toBe(true);
-    expect(doc).toMatchObject({ success: false, error_code: 'interrupted' });
-    const grandchild = Number((await readFile(pids, 'utf8')).trim());
-    expect(await waitUntilDead(grandchild)).toBe(true);
+    const background = Number(doc.stdout.content.trim());
+    expect(doc).toMatchObject({
+      success: true,
+      background: { action: 'ended', pids: [background], survived: [] },
+    });
+    expect(doc.warnings).toEqual([expect.stringContaining(`verdict ended 1 process`)]);
+    expect(await waitUntilDead(background)).toBe(true);
+    expect(await waitUntilGroupGone(doc.pid)).toEqual([]);
+  });
+
+  test('ends a process that left the session with setsid, found by the run id it inherited', async () => {
+    // spawn with detached: true returns after the grandchild called setsid(): it is in no group of the run.
+    const script =
+      "const c = require('node:child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });" +
+      'console.log(c.pid); c.unref();';
+    const spawned = await spawnCli(['run', '--json', '--', node, '-e', script]);
+    const doc = JSON.parse(spawned.stdout);
+    const escaped = Number(doc.stdout.content.trim());
+    expect(doc.background).toEqual({ action: 'ended', pids: [escaped], survived: [] });
+    expect(await waitUntilDead(escaped)).toBe(true);
+  });
+
+  test('ends a setsid escape when the timeout expires', async () => {
+    const script =
+      "const c = require('node:child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });" +
+      'console.log(c.pid); setInterval(() => {}, 1000);';
+    // Long enough for a slow start on a busy machine to print the pid first.
+    const spawned = await spawnCli(['run', '--json', '--timeout', '3', '--', node, '-e', script]);
+    const doc = JSON.parse(spawned.stdout);
+    expect(doc).toMatchObject({ error_code: 'command_timed_out' });
+    const escaped = Number(doc.stdout.content.trim());
+    expect(doc.background.pids).toContain(escaped);
+    expect(await waitUntilDead(escaped)).toBe(true);
+  });
+
+  test('leaves background processes running with --keep-background, and lists them', async () => {
+    const spawned = await spawnCli([
+      'run',
+      '--json',
+      '--keep-background',
+      '--',
+      '/bin/sh',
+      '-c',
+      'sleep 300 >/dev/null 2>&1 & echo $!',
+    ]);
+    const doc = JSON.parse(spawned.stdout);
+    const background = Number(doc.stdout.content.trim());
+    try {
+      expect(doc).toMatchObject({ success: true, background: { action: 'kept', pids: [background] } });
+      expect(isAlive(background)).toBe(true);
+    } finally {
+      process.kill(background, 'SIGKILL');
+    }
+  });
+
+  test('reports no background member when the command leaves none', async () => {
+    const spawned = await spawnCli(['run', '--json', '--', '/bin/sh', '-c', 'echo done']);
+    const doc = JSON.parse(spawned.stdout);
+    expect(doc.success).toBe(true);
+    expect(doc.background).toBeUndefined();
+    expect(doc.warnings).toBeUndefined();
   });
 });

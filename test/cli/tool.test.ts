@@ -64,6 +64,8 @@ const CASES: [string, string[], number, string | undefined][] = [
   ['readFile', ['--path', 'missing.txt'], 1, 'path_not_found'],
   ['readFile', ['--path', 'tree'], 1, 'is_a_directory'],
   ['readFile', ['--path', 'big.txt', '--max-bytes', '10'], 1, 'file_too_large'],
+  ['readFile', ['--path', '/proc/self/mem'], 1, 'io_error'],
+  ['readFile', ['--path', 'abc.txt', '--max-bytes', '268435457'], 2, 'invalid_arguments'],
   ['readFile', [], 2, 'invalid_arguments'],
   ['calculateFileHash', ['--path', 'abc.txt', '--algorithm', 'md5'], 0, undefined],
   ['calculateFileHash', ['--path', 'missing.txt'], 1, 'path_not_found'],

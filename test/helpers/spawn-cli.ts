@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 /** The built CLI entry point; spawned tests need `npm run build` first (CI builds before testing). */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -19,7 +20,11 @@ export interface SpawnedRun {
 export interface SpawnCliOptions {
   /** Working directory. */
   cwd?: string;
-  /** Run as this user id (tests that need real permission errors while running as root). */
+  /**
+   * Run as this user id (tests that need real permission errors while running as root). Such a run uses the
+   * copy of the CLI that the global setup made readable for every user, since the clone may sit in a folder
+   * that user cannot enter.
+   */
   uid?: number;
   /** Group id to go with `uid`. */
   gid?: number;
@@ -35,7 +40,8 @@ export interface SpawnCliOptions {
 export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): Promise<SpawnedRun> {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run npm run build before these tests.`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    const cli = options.uid === undefined ? CLI_PATH : inject('sharedCli');
+    const child = spawn(process.execPath, [cli, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

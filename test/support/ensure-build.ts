@@ -1,13 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The built CLI entry that the package's `bin.verdict` points at. */
 export const BUILT_CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A copy of the built CLI entry that any user can read and run (see {@link copyForEveryone}). */
+    sharedCli: string;
+  }
+}
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -27,12 +36,53 @@ function builtAt(): number {
   }
 }
 
+function openToEveryone(path: string): void {
+  const isDirectory = statSync(path).isDirectory();
+  chmodSync(path, isDirectory ? 0o755 : 0o644);
+  if (!isDirectory) return;
+  for (const entry of readdirSync(path)) openToEveryone(join(path, entry));
+}
+
+/** True when every user may search `folder` and each folder above it (mode o+x all the way up). */
+function reachableByEveryone(folder: string): boolean {
+  try {
+    for (let at = folder; ; at = dirname(at)) {
+      if ((statSync(at).mode & 0o001) === 0) return false;
+      if (dirname(at) === at) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Copies `dist/` and `package.json` into a fresh folder under the system temporary folder (or `/tmp`,
+ * `/var/tmp` or `/dev/shm` when `$TMPDIR` is private) with modes every user can read: the tests that run the CLI as an unprivileged user (uid 65534) cannot reach a clone that
+ * sits in a private folder (root's home and every `mktemp -d` are mode 0700). The copy has no
+ * `node_modules`, so it serves the subcommands that need no dependency (`tool`, `run`, `evidence`, …).
+ */
+function copyForEveryone(): { folder: string; cli: string } {
+  const base = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].find(reachableByEveryone) ?? tmpdir();
+  const folder = mkdtempSync(join(base, 'verdict-shared-cli-'));
+  cpSync(join(ROOT, 'dist'), join(folder, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
+  const cli = join(folder, 'dist', 'cli', 'main.js');
+  openToEveryone(folder);
+  chmodSync(cli, 0o755);
+  return { folder, cli };
+}
+
 /**
  * Vitest global setup: the CLI and package tests run the built code in `dist/`, so build it once before any
- * test file starts when it is missing or older than `src/` (CI builds first and this is then a no-op).
+ * test file starts when it is missing or older than `src/` (CI builds first and this is then a no-op); then
+ * provide a copy of it that an unprivileged user can run, removed again when the run ends.
  */
-export default function ensureBuild(): void {
-  if (builtAt() >= newestSource(join(ROOT, 'src'))) return;
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+export default function ensureBuild(project: TestProject): () => void {
+  if (builtAt() < newestSource(join(ROOT, 'src'))) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  const shared = copyForEveryone();
+  project.provide('sharedCli', shared.cli);
+  return () => rmSync(shared.folder, { recursive: true, force: true });
 }

@@ -11,13 +11,15 @@ export interface ProviderFixture {
   expectation: string;
   /** What the fixture shows. */
   description?: string;
+  /** Where its field names, status codes and headers come from (the recordings and docs it was written from). */
+  source?: string;
   /** Provider HTTP status (200 when absent). */
   status?: number;
   /** Provider response headers. */
   headers?: Record<string, string>;
   /** JSON body (given to the normalizer as JSON text) or a raw text body. */
   body?: unknown;
-  /** A binary body, base64-encoded. */
+  /** A binary body, base64-encoded (for a stream fixture: the raw captured stream, such as an AWS event-stream). */
   body_base64?: string;
   /** True for a stream fixture. */
   stream?: boolean;

@@ -1,4 +1,5 @@
 import type { UnifiedFormat } from '../../src/unified/index.js';
+import { converseEventStream } from './encode-event-stream.js';
 
 /** What the shared case table needs from one format: a success, an error body, and streams when it streams. */
 export interface FormatSample {
@@ -20,8 +21,8 @@ export interface FormatSample {
     withError: unknown[];
     /** A stream that stops before its end. */
     truncated: unknown[];
-    /** The same complete stream as raw SSE text. */
-    sse: string;
+    /** The same complete stream as it is captured raw: SSE text, or bytes of a binary framing (Bedrock). */
+    sse: string | Uint8Array;
   };
 }
 
@@ -159,6 +160,50 @@ const geminiChunk = (text: string, finish?: string) => ({
 });
 const geminiEvents = [geminiChunk('Hello'), geminiChunk(' world', 'STOP')];
 
+const imageUsage = {
+  total_tokens: 4300,
+  input_tokens: 50,
+  output_tokens: 4250,
+  input_tokens_details: { text_tokens: 50, image_tokens: 0 },
+};
+const imageBody = {
+  created: 1,
+  data: [{ b64_json: 'iVBORw0KGgo=' }],
+  size: '1024x1024',
+  output_format: 'png',
+  usage: imageUsage,
+};
+const imageEvent = (type: string, b64: string, extra: object = {}) => ({
+  type,
+  b64_json: b64,
+  created_at: 1,
+  size: '1024x1024',
+  quality: 'low',
+  background: 'opaque',
+  output_format: 'png',
+  ...extra,
+});
+const imageEvents = [
+  imageEvent('image_generation.partial_image', 'AAAA', { partial_image_index: 0 }),
+  imageEvent('image_generation.partial_image', 'AAAB', { partial_image_index: 1 }),
+  imageEvent('image_generation.completed', 'iVBORw0KGgo=', { usage: imageUsage }),
+];
+
+const converseBody = {
+  output: { message: { role: 'assistant', content: [{ text: 'Hello world' }] } },
+  stopReason: 'end_turn',
+  usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 },
+  metrics: { latencyMs: 321 },
+};
+const converseEvents: Record<string, unknown>[] = [
+  { messageStart: { role: 'assistant' } },
+  { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'Hello' } } },
+  { contentBlockDelta: { contentBlockIndex: 0, delta: { text: ' world' } } },
+  { contentBlockStop: { contentBlockIndex: 0 } },
+  { messageStop: { stopReason: 'end_turn' } },
+  { metadata: { usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 }, metrics: { latencyMs: 321 } } },
+];
+
 /** One sample per format; the case table runs over all of them. */
 export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
   'openai.chat': chatSample,
@@ -180,9 +225,22 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
     },
   },
   'openai.images': {
-    success: { created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }] },
+    success: imageBody,
     requestIdHeader: 'x-request-id',
     errorBody: openAiError,
+    stream: {
+      events: imageEvents,
+      equivalent: imageBody,
+      withError: [
+        imageEvents[0],
+        {
+          type: 'error',
+          error: { type: 'server_error', code: null, message: 'upstream broke', param: null },
+        },
+      ],
+      truncated: imageEvents.slice(0, 2),
+      sse: sseOf(imageEvents, true),
+    },
   },
   'openai.speech': {
     success: new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00]),
@@ -238,6 +296,39 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
       truncated: [geminiChunk('Hello')],
       sse: sseOf(geminiEvents),
     },
+  },
+  'bedrock.converse': {
+    success: converseBody,
+    requestIdHeader: 'x-amzn-requestid',
+    // No x-amzn-errortype header, so that only the status decides.
+    errorBody: (message) => ({ message }),
+    stream: {
+      events: converseEvents,
+      equivalent: converseBody,
+      withError: [...converseEvents.slice(0, 2), { internalServerException: { message: 'upstream broke' } }],
+      truncated: converseEvents.slice(0, 3),
+      sse: converseEventStream(converseEvents),
+    },
+  },
+  'google.imagen': {
+    success: { predictions: [{ mimeType: 'image/png', bytesBase64Encoded: 'iVBORw0KGgo=' }] },
+    requestIdHeader: 'x-goog-request-id',
+    errorBody: (message) => ({ error: { message } }),
+  },
+  'google.veo': {
+    success: {
+      name: 'models/veo-3.0-generate-001/operations/case',
+      done: true,
+      response: {
+        generateVideoResponse: {
+          generatedSamples: [
+            { video: { uri: 'https://generativelanguage.googleapis.com/v1beta/files/case:download' } },
+          ],
+        },
+      },
+    },
+    requestIdHeader: 'x-goog-request-id',
+    errorBody: (message) => ({ error: { message } }),
   },
   'replicate.prediction': {
     success: {

@@ -133,3 +133,41 @@ describe('normalizeStream', () => {
     expect(output).toMatchObject({ success: true, usage: { input_tokens: 117, output_tokens: 30 } });
   });
 });
+
+describe('error meanings the status hides', () => {
+  const codeOf = (
+    status: number,
+    message: string,
+    format: 'openai.chat' | 'anthropic.messages' = 'openai.chat',
+  ) => {
+    const output = normalizeResponse({ format, status, body: { error: { message, type: 'x' } } });
+    return output.success ? 'success' : output.error.code;
+  };
+
+  test('wording refines only a VALIDATION_ERROR or PERMISSION_DENIED, never a status that already says more', () => {
+    expect(codeOf(400, 'Your credit balance is too low to access the API.')).toBe('INSUFFICIENT_CREDITS');
+    expect(codeOf(403, "Your team doesn't have any credits yet.")).toBe('INSUFFICIENT_CREDITS');
+    expect(codeOf(400, 'Incorrect API key provided: sk-***')).toBe('AUTHENTICATION_ERROR');
+    expect(codeOf(429, 'Your credit balance is too low; slow down.')).toBe('RATE_LIMITED');
+    expect(codeOf(500, 'API key not valid.')).toBe('PROVIDER_ERROR');
+    expect(codeOf(400, 'The api_key_name parameter is not valid.')).toBe('VALIDATION_ERROR');
+  });
+
+  test('an OpenAI-style error without a status is read by its type, else it is a PROVIDER_ERROR', () => {
+    const streamed = (error: object) => {
+      const output = normalizeStream({ format: 'openai-compatible.chat', events: [{ error }] });
+      return output.success ? 'success' : output.error.code;
+    };
+    expect(streamed({ message: 'bad tool', type: 'invalid_request_error' })).toBe('VALIDATION_ERROR');
+    expect(streamed({ message: 'busy', type: 'overloaded_error' })).toBe('PROVIDER_UNAVAILABLE');
+    expect(streamed({ message: 'slow', type: 'x', status_code: 429 })).toBe('RATE_LIMITED');
+    expect(streamed({ message: 'odd', type: 'never_heard_of_it' })).toBe('PROVIDER_ERROR');
+    // A status carried in the error never overrides the response's own error status.
+    const refused = normalizeResponse({
+      format: 'openai.chat',
+      status: 401,
+      body: { error: { message: 'no', type: 'invalid_request_error', status_code: 500 } },
+    });
+    expect(refused.success ? '' : refused.error.code).toBe('AUTHENTICATION_ERROR');
+  });
+});

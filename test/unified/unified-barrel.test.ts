@@ -73,9 +73,12 @@ describe('verdict/unified', () => {
       'openai.videos',
       'anthropic.messages',
       'google.generate-content',
+      'google.imagen',
+      'google.veo',
       'replicate.prediction',
       'openrouter.chat',
       'openai-compatible.chat',
+      'bedrock.converse',
     ]);
   });
 });

@@ -2,6 +2,7 @@ import { fail, ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { readInput } from '../../producer/read-input.js';
 import {
+  isProviderId,
   isUnifiedFormat,
   normalizeResponse,
   normalizeStream,
@@ -63,9 +64,16 @@ export const normalizeCommand = defineCommand({
       valueName: 'ID',
       description: 'The trace id, instead of taking it from --request-header.',
     },
+    provider: {
+      type: 'string',
+      valueName: 'ID',
+      description:
+        "The provider id the envelope names instead of the format's (for example groq, deepseek, azure, vllm with --format openai-compatible.chat).",
+    },
     stream: {
       type: 'boolean',
-      description: 'The input is a captured stream: raw SSE (event:/data: lines) or one JSON event per line.',
+      description:
+        'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse) the raw AWS event-stream body.',
     },
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
@@ -88,6 +96,13 @@ export const normalizeCommand = defineCommand({
         `--stream works with ${STREAM_FORMATS.join(', ')}.`,
       );
     }
+    const provider = options.provider;
+    if (provider !== undefined && !isProviderId(provider)) {
+      return usageError(
+        `Invalid --provider ${JSON.stringify(provider)}.`,
+        '--provider must be a lowercase id: letters, digits, ".", "_" and "-", starting with a letter or digit.',
+      );
+    }
     const headers = readHeaderLines(options.header);
     if (!headers.ok) return usageError(`Invalid --header: ${headers.message}`, headers.message);
     const requestHeaders = readHeaderLines(options['request-header']);
@@ -104,9 +119,9 @@ export const normalizeCommand = defineCommand({
     const input = await readInput(file, ctx.io);
     if (!input.ok)
       return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
-    const common = { format, status: options.status ?? 200, headers: headers.headers, traceId };
+    const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
     const envelope: UnifiedOutput = options.stream
-      ? normalizeStream({ ...common, events: new TextDecoder().decode(input.bytes) })
+      ? normalizeStream({ ...common, events: input.bytes })
       : normalizeResponse({ ...common, body: input.bytes });
     if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
     return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {

@@ -13,6 +13,7 @@ import {
   failureForStatus,
   isJson,
   type Json,
+  joinTextBlocks,
   type Outcome,
   optionalString,
   type ReportedUsage,
@@ -90,11 +91,12 @@ function parseMessage(body: unknown, status: number): Outcome {
     finish_reason: finish,
     stop_sequence: optionalString(root.stop_sequence, '`stop_sequence`'),
   });
-  const texts: string[] = [];
+  const segments: (string | undefined)[] = [];
   const calls: Json[] = [];
   for (const entry of blocks) {
     const block = expectObject(entry, 'A content block');
-    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'text' && typeof block.text === 'string') segments.push(block.text);
+    else segments.push(undefined);
     if (block.type === 'tool_use')
       calls.push(compact({ id: block.id, name: block.name, arguments: block.input }));
   }
@@ -111,7 +113,7 @@ function parseMessage(body: unknown, status: number): Outcome {
   if (rawStop === undefined) throw new ShapeError('The message has no `stop_reason`.');
   return {
     kind: 'success',
-    content: texts.join(''),
+    content: joinTextBlocks(segments),
     usage: anthropicUsage(root.usage),
     metadata: compact({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
   };

@@ -22,10 +22,20 @@ export interface FormatSpec {
   binaryBody?: boolean;
   /** Parse a 2xx body (JSON value, or bytes when {@link binaryBody}). */
   parseSuccess(body: unknown, context: ParseContext): Outcome;
-  /** Parse an error body (JSON value, or `undefined` when it was not JSON) sent with an HTTP error status. */
-  parseError(body: unknown, status: number, text: string): FailureOutcome;
+  /**
+   * Parse an error body (JSON value, or `undefined` when it was not JSON) sent with an HTTP error status; the
+   * headers are there for providers that name the error in one (Bedrock's `x-amzn-errortype`).
+   */
+  parseError(body: unknown, status: number, text: string, headers?: HeadersLike): FailureOutcome;
   /** Parse a 2xx body that is text but not JSON (plain-text transcriptions); absent means such a body is invalid. */
   parseText?(text: string, context: ParseContext): Outcome;
   /** Fold stream events (parsed JSON values) into a final body; absent means the format does not stream. */
   assembleStream?(events: readonly unknown[]): StreamAssembly;
+  /**
+   * Decode a stream captured in a binary framing (the AWS event-stream of Bedrock's ConverseStream) into the
+   * events {@link assembleStream} takes; throws `ShapeError` on a damaged capture. Absent: streams are text.
+   */
+  decodeBinaryStream?(bytes: Uint8Array): unknown[];
+  /** True when bytes are in the binary framing of {@link decodeBinaryStream} (rather than text). */
+  isBinaryStream?(bytes: Uint8Array): boolean;
 }

@@ -2,6 +2,7 @@ import { mediaTypeFromName } from '../classify-media.js';
 import type { UnifiedErrorCode } from '../status-for-code.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import { StreamParts } from './google-stream-parts.js';
 import {
   compact,
   contentFiltered,
@@ -55,15 +56,58 @@ const RPC_STATUSES: Readonly<Record<string, UnifiedErrorCode>> = {
   DEADLINE_EXCEEDED: 'PROVIDER_TIMEOUT',
 };
 
-/** The failure a Gemini error body (`{ error: { code, message, status, details } }`) stands for. */
-function googleFailure(body: unknown, status: number, text = ''): FailureOutcome {
+/**
+ * `google.rpc.ErrorInfo` reasons of the `googleapis.com` domain (google/api/error_reason.proto) whose meaning is
+ * sharper than the status they come with: Gemini answers an invalid key with 400 `INVALID_ARGUMENT` and reason
+ * `API_KEY_INVALID`, a disabled billing account with 403 and `BILLING_DISABLED`.
+ */
+const ERROR_REASONS: Readonly<Record<string, UnifiedErrorCode>> = {
+  API_KEY_INVALID: 'AUTHENTICATION_ERROR',
+  ACCESS_TOKEN_EXPIRED: 'AUTHENTICATION_ERROR',
+  ACCESS_TOKEN_TYPE_UNSUPPORTED: 'AUTHENTICATION_ERROR',
+  CREDENTIALS_MISSING: 'AUTHENTICATION_ERROR',
+  SESSION_COOKIE_INVALID: 'AUTHENTICATION_ERROR',
+  BILLING_DISABLED: 'INSUFFICIENT_CREDITS',
+  API_KEY_SERVICE_BLOCKED: 'PERMISSION_DENIED',
+  API_KEY_HTTP_REFERRER_BLOCKED: 'PERMISSION_DENIED',
+  API_KEY_IP_ADDRESS_BLOCKED: 'PERMISSION_DENIED',
+  API_KEY_ANDROID_APP_BLOCKED: 'PERMISSION_DENIED',
+  API_KEY_IOS_APP_BLOCKED: 'PERMISSION_DENIED',
+  SERVICE_DISABLED: 'PERMISSION_DENIED',
+  CONSUMER_SUSPENDED: 'PERMISSION_DENIED',
+  USER_PROJECT_DENIED: 'PERMISSION_DENIED',
+  SECURITY_POLICY_VIOLATED: 'PERMISSION_DENIED',
+  LOCATION_POLICY_VIOLATED: 'PERMISSION_DENIED',
+  RATE_LIMIT_EXCEEDED: 'RATE_LIMITED',
+  RESOURCE_QUOTA_EXCEEDED: 'RATE_LIMITED',
+};
+
+/** The first `ErrorInfo` reason of an error's `details`, when it has one. */
+function errorReason(error: Json): string | undefined {
+  const details = Array.isArray(error.details) ? error.details : [];
+  for (const detail of details) {
+    if (isJson(detail) && typeof detail.reason === 'string') return detail.reason;
+  }
+  return undefined;
+}
+
+/**
+ * The failure a Gemini error body (`{ error: { code, message, status, details } }`) stands for: the
+ * `ErrorInfo` reason first, then the rpc status name, then the HTTP status (the error's own numeric `code` in a
+ * 2xx body or a stream).
+ */
+export function googleFailure(body: unknown, status: number, text = ''): FailureOutcome {
   const error = errorObject(body);
   const rpcStatus = typeof error.status === 'string' ? error.status : undefined;
+  const reason = errorReason(error);
   const details = compact({
     provider_status: rpcStatus,
+    provider_reason: reason,
     provider_error: isJson(body) ? body.error : undefined,
   });
-  const code = rpcStatus === undefined ? undefined : RPC_STATUSES[rpcStatus];
+  const code =
+    (reason === undefined ? undefined : ERROR_REASONS[reason]) ??
+    (rpcStatus === undefined ? undefined : RPC_STATUSES[rpcStatus]);
   return failureForStatus(embeddedStatus(status, error), errorMessage(error, text), details, code);
 }
 
@@ -151,6 +195,23 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
   }
   if (rawFinish === undefined && parts.length === 0)
     throw new ShapeError('The candidate has neither parts nor a finishReason.');
+  // A turn that ended for an unlisted reason (OTHER, NO_IMAGE, …) with neither text, media nor a call produced
+  // nothing: a failure, not an empty success. STOP and MAX_TOKENS may legitimately end empty (all thinking).
+  if (
+    rawFinish !== undefined &&
+    FINISH_REASONS[rawFinish] === undefined &&
+    texts.join('').trim() === '' &&
+    media.length === 0 &&
+    calls.length === 0
+  ) {
+    return {
+      kind: 'failure',
+      code: 'PROVIDER_ERROR',
+      message: `The model ended its turn (${rawFinish}) without producing any output.`,
+      details: compact({ provider_finish_reason: rawFinish, finish_message: candidate.finishMessage }),
+      metadata: { ...metadata, finish_reason: 'error' },
+    };
+  }
   const finish =
     rawFinish === undefined
       ? undefined
@@ -173,7 +234,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
 /** Fold `streamGenerateContent` chunks into one response; a chunk with `error` ends the stream as a failure. */
 function assembleGenerateContentStream(events: readonly unknown[]): StreamAssembly {
   const merged: Json = {};
-  const parts: unknown[] = [];
+  const parts = new StreamParts();
   let candidate: Json | undefined;
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
@@ -184,19 +245,24 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
     const first = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     if (!isJson(first)) continue;
     candidate = { ...candidate, ...first };
-    if (isJson(first.content) && Array.isArray(first.content.parts)) parts.push(...first.content.parts);
+    if (isJson(first.content) && Array.isArray(first.content.parts))
+      for (const part of first.content.parts) parts.append(part);
   }
   const blocked = isJson(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
   if (!blocked && candidate?.finishReason === undefined)
     throw new ShapeError('The stream ended before a finishReason.');
-  const candidates = candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts } }];
+  const candidates =
+    candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts: parts.finish() } }];
   return { kind: 'body', body: { ...merged, candidates } };
 }
+
+/** Response headers that carry Google's own request id. */
+export const GOOGLE_REQUEST_ID_HEADERS = ['x-goog-request-id', 'x-request-id'] as const;
 
 /** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */
 export const googleGenerateContent: FormatSpec = {
   provider: 'google',
-  requestIdHeaders: ['x-goog-request-id', 'x-request-id'],
+  requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) =>
     // The REST stream without `alt=sse` is one JSON array of chunks.
     Array.isArray(body)

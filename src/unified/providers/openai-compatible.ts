@@ -133,6 +133,11 @@ export function parseChatCompletion(
   };
 }
 
+/** True for a stream event that is an error object itself: a message with a type, code or status. */
+function isBareError(chunk: Json): boolean {
+  return chunk.type !== undefined || chunk.code !== undefined || chunk.status_code !== undefined;
+}
+
 interface ToolCallDraft {
   id?: string;
   type?: string;
@@ -151,6 +156,10 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
     if (chunk.error !== undefined && chunk.error !== null) return openAiFailure(chunk, 200);
+    // Some servers send an `event: error` whose data is the bare error object (message with a type, code or
+    // status_code, no choices) rather than `{ error: … }`.
+    if (chunk.choices === undefined && typeof chunk.message === 'string' && isBareError(chunk))
+      return openAiFailure({ error: chunk }, 200);
     for (const key of ['id', 'model', 'provider', 'created'] as const)
       if (chunk[key] !== undefined) root[key] = chunk[key];
     if (chunk.usage !== undefined && chunk.usage !== null) root.usage = chunk.usage;

@@ -22,7 +22,36 @@ const OPENAI_ERROR_CODES: Readonly<Record<string, UnifiedErrorCode>> = {
   invalid_api_key: 'AUTHENTICATION_ERROR',
   model_not_found: 'NOT_FOUND',
   rate_limit_exceeded: 'RATE_LIMITED',
+  unsupported_country_region_territory: 'PERMISSION_DENIED',
 };
+
+/**
+ * Error `type` values and what they mean when no HTTP status says it: an error event in the middle of a stream
+ * (HTTP 200) or in a 2xx body maps like the same error outside a stream. OpenAI's and compatible servers' types,
+ * and Anthropic-style types that proxies pass through.
+ */
+const ERROR_TYPES_WITHOUT_STATUS: Readonly<Record<string, UnifiedErrorCode>> = {
+  invalid_request_error: 'VALIDATION_ERROR',
+  authentication_error: 'AUTHENTICATION_ERROR',
+  permission_error: 'PERMISSION_DENIED',
+  not_found_error: 'NOT_FOUND',
+  rate_limit_error: 'RATE_LIMITED',
+  billing_error: 'INSUFFICIENT_CREDITS',
+  request_too_large: 'PAYLOAD_TOO_LARGE',
+  server_error: 'PROVIDER_ERROR',
+  api_error: 'PROVIDER_ERROR',
+  internal_server_error: 'PROVIDER_ERROR',
+  overloaded_error: 'PROVIDER_UNAVAILABLE',
+  service_unavailable: 'PROVIDER_UNAVAILABLE',
+  service_unavailable_error: 'PROVIDER_UNAVAILABLE',
+  timeout_error: 'PROVIDER_TIMEOUT',
+};
+
+/**
+ * Statuses outside the HTTP registry that OpenAI-compatible providers answer with: Groq's 498 means its flex tier
+ * is at capacity (try again later), not a malformed request.
+ */
+const NONSTANDARD_STATUSES: Readonly<Record<number, UnifiedErrorCode>> = { 498: 'PROVIDER_UNAVAILABLE' };
 
 /** Wording of OpenAI's safety refusals of a prompt. */
 const FLAGGED_WORDING = /flagged|usage polic/i;
@@ -42,7 +71,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
         : bodySnippet(text);
   const code = typeof error.code === 'string' ? error.code : undefined;
   const type = typeof error.type === 'string' ? error.type : undefined;
-  const effectiveStatus = embeddedStatus(status, error);
+  const effectiveStatus = embeddedStatus(status, error, isJson(body) ? body : undefined);
   const mapped =
     (code === undefined ? undefined : OPENAI_ERROR_CODES[code]) ??
     (type === undefined ? undefined : OPENAI_ERROR_CODES[type]);
@@ -66,11 +95,13 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
   }
   if (saysContextLength(code, message))
     return failureForStatus(effectiveStatus, message, details, 'CONTEXT_LENGTH_EXCEEDED');
-  // An error that arrives in a 2xx body or mid-stream without its own status is a provider-side failure.
+  // An error that arrives in a 2xx body or mid-stream without its own status is read by its type, else it is a
+  // provider-side failure.
+  const byType = effectiveStatus < 400 && type !== undefined ? ERROR_TYPES_WITHOUT_STATUS[type] : undefined;
   return failureForStatus(
     effectiveStatus,
     message,
     details,
-    effectiveStatus < 400 ? 'PROVIDER_ERROR' : undefined,
+    effectiveStatus < 400 ? (byType ?? 'PROVIDER_ERROR') : NONSTANDARD_STATUSES[effectiveStatus],
   );
 }

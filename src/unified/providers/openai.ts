@@ -2,7 +2,7 @@ import { canonicalMediaType, mediaItemFromUrl, toBase64 } from '../classify-medi
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
-import type { FormatSpec } from './format-spec.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { chatFormat } from './openai-compatible.js';
 import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
@@ -11,6 +11,7 @@ import {
   expectArray,
   expectObject,
   isJson,
+  type Json,
   type Outcome,
   optionalString,
   ShapeError,
@@ -25,10 +26,6 @@ export const openAiChat: FormatSpec = chatFormat('openai', OPENAI_REQUEST_ID);
 function dimensions(size: unknown): { width?: number; height?: number } {
   const match = typeof size === 'string' ? /^(\d+)x(\d+)$/.exec(size) : null;
   return match === null ? {} : { width: Number(match[1]), height: Number(match[2]) };
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Parse an Images API body (generations, edits, variations). */
@@ -51,10 +48,16 @@ function parseImages(body: unknown, status: number): Outcome {
   if (media.length === 0) throw new ShapeError('`data` holds no image.');
   return {
     kind: 'success',
-    content: `Generated ${plural(media.length, 'image')}.`,
+    // The envelope assembly describes media-only answers (`Generated 2 images.`).
+    content: '',
     usage: openAiUsage(root.usage),
     media,
-    metadata: compact({ created: root.created, quality: root.quality, background: root.background }),
+    metadata: compact({
+      created: root.created,
+      quality: root.quality,
+      background: root.background,
+      partial_image_count: root.partial_image_count,
+    }),
   };
 }
 
@@ -111,12 +114,52 @@ function parseTranscription(body: unknown, status: number): Outcome {
   };
 }
 
-/** `openai.images`: the Images API (generations, edits, variations). */
+/**
+ * Fold an image stream (`stream: true` on generations and edits) into the equivalent Images API body: each
+ * `image_generation.completed` / `image_edit.completed` event holds one final image with the request's size,
+ * quality, format and usage; the `…partial_image` previews before it are counted, not kept; an `error` event
+ * ends the stream as a failure.
+ */
+function assembleImageStream(events: readonly unknown[]): StreamAssembly {
+  const data: Json[] = [];
+  let partials = 0;
+  let last: Json | undefined;
+  for (const event of events) {
+    const item = expectObject(event, 'A stream event');
+    if (item.type === 'error' || (item.type === undefined && isJson(item.error))) {
+      return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
+    }
+    const type = typeof item.type === 'string' ? item.type : '';
+    if (type.endsWith('.partial_image')) partials += 1;
+    if (type.endsWith('.completed')) {
+      if (typeof item.b64_json !== 'string') throw new ShapeError(`\`${type}\` has no \`b64_json\`.`);
+      data.push({ b64_json: item.b64_json });
+      last = item;
+    }
+  }
+  if (last === undefined) throw new ShapeError('The stream ended before an image was completed.');
+  return {
+    kind: 'body',
+    body: compact({
+      created: last.created_at,
+      data,
+      size: last.size,
+      quality: last.quality,
+      background: last.background,
+      output_format: last.output_format,
+      usage: last.usage,
+      partial_image_count: partials,
+    }),
+  };
+}
+
+/** `openai.images`: the Images API (generations, edits, variations), whole or streamed. */
 export const openAiImages: FormatSpec = {
   provider: 'openai',
   requestIdHeaders: OPENAI_REQUEST_ID,
   parseSuccess: (body, context) => parseImages(body, context.status),
   parseError: (body, status, text) => openAiFailure(body, status, text),
+  assembleStream: assembleImageStream,
 };
 
 /** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes. */
@@ -178,7 +221,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   if (Number.isFinite(seconds) && seconds >= 0 && root.seconds !== undefined) video.duration_s = seconds;
   return {
     kind: 'success',
-    content: 'Generated 1 video.',
+    content: '',
     media: [video],
     metadata: { ...metadata, job_status: 'completed', finish_reason: 'stop' },
   };

@@ -1,6 +1,10 @@
 import { codeForProviderStatus, type UnifiedErrorCode } from '../status-for-code.js';
 import type { MediaItem } from '../types.js';
 
+export type { UnifiedErrorCode };
+/** The taxonomy's code type and the status mapping, re-exported so that every provider parser imports from here. */
+export { codeForProviderStatus };
+
 /** Token counts a provider reported, with its breakdown. */
 export interface ReportedUsage {
   /** All input tokens, cached included. */
@@ -93,6 +97,26 @@ export function usageDetails(entries: Record<string, number | undefined>): Recor
   return details;
 }
 
+/**
+ * The text of an answer made of content blocks, in order: `undefined` stands for a block that is not text (a tool
+ * call, a search result). Adjacent text blocks continue one another (a cited answer is split into several);
+ * text blocks that another block separates become paragraphs of their own, joined by a blank line.
+ */
+export function joinTextBlocks(segments: readonly (string | undefined)[]): string {
+  let text = '';
+  let separated = false;
+  for (const segment of segments) {
+    if (segment === undefined) {
+      separated = true;
+      continue;
+    }
+    if (separated && text !== '' && segment !== '') text += '\n\n';
+    text += segment;
+    separated = false;
+  }
+  return text;
+}
+
 /** A metadata object without `undefined` members. */
 export function compact(entries: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -110,9 +134,41 @@ export function saysContextLength(...texts: (string | undefined)[]): boolean {
 }
 
 /**
+ * Wording that tells what an error means when its status and kind say less: providers that answer a billing or
+ * key problem with a plain 400 (Anthropic's "credit balance is too low", xAI's "Incorrect API key provided",
+ * Gemini's "API key not valid" and "User location is not supported"), or a 403 that is about credits (xAI).
+ * Checked in order; only a `VALIDATION_ERROR` or `PERMISSION_DENIED` is refined (see docs/providers.md).
+ */
+const MEANING_WORDING: readonly (readonly [RegExp, UnifiedErrorCode])[] = [
+  [
+    /credit balance is too low|insufficient (account )?balance|(doesn't|does not|don't|do not) have (any|enough) credits|out of credits|purchase (more )?credits|reached your specified (api )?usage limits?/i,
+    'INSUFFICIENT_CREDITS',
+  ],
+  [
+    /\b(incorrect|invalid|expired) api key\b|\bapi key (is )?(not valid|invalid|expired)\b/i,
+    'AUTHENTICATION_ERROR',
+  ],
+  [
+    /user location is not supported|not (available|supported) in your (country|region|territory)|organization has been disabled|account (has been|is) (deactivated|disabled|suspended)/i,
+    'PERMISSION_DENIED',
+  ],
+  // Imagen and Gemini refuse prompts against their Responsible AI rules with a 400 INVALID_ARGUMENT.
+  [/responsible ai practices/i, 'CONTENT_FILTERED'],
+];
+
+/** The code an error message means when its status hides it, for a code that wording may refine. */
+function refineByWording(code: UnifiedErrorCode, message: string): UnifiedErrorCode {
+  if (code === 'VALIDATION_ERROR' && saysContextLength(message)) return 'CONTEXT_LENGTH_EXCEEDED';
+  if (code !== 'VALIDATION_ERROR' && code !== 'PERMISSION_DENIED') return code;
+  const meant = MEANING_WORDING.find(([wording]) => wording.test(message))?.[1];
+  return meant === undefined || meant === code ? code : meant;
+}
+
+/**
  * A failure outcome for a provider error: `code` when the provider's own error kind decided it, else the HTTP
  * status decides (an error that arrived with a 2xx status, in a body or a stream, is a `PROVIDER_ERROR`); a
- * `VALIDATION_ERROR` is refined by the context-length wording of its message.
+ * `VALIDATION_ERROR` or `PERMISSION_DENIED` is refined by the wording of its message (context length, credits,
+ * API key, location).
  */
 export function failureForStatus(
   status: number,
@@ -120,11 +176,9 @@ export function failureForStatus(
   details: Record<string, unknown>,
   code: UnifiedErrorCode = status >= 400 ? codeForProviderStatus(status) : 'PROVIDER_ERROR',
 ): FailureOutcome {
-  const refined =
-    code === 'VALIDATION_ERROR' && saysContextLength(message) ? 'CONTEXT_LENGTH_EXCEEDED' : code;
   return {
     kind: 'failure',
-    code: refined,
+    code: refineByWording(code, message),
     message: message.trim() === '' ? `The provider answered with HTTP ${status}.` : message,
     details: { http_status: status, ...details },
   };
@@ -147,11 +201,16 @@ export function contentFiltered(
 
 /**
  * The HTTP status an error stands for: the response's own, or, for an error that arrived in a 2xx body or a
- * stream, the HTTP status the error object carries in a numeric `code` (OpenRouter, Gemini) when it has one.
+ * stream, the HTTP status the error carries itself — a numeric `code` (OpenRouter, Gemini) or `status_code`
+ * (Groq's stream errors), on the error object or on the event around it.
  */
-export function embeddedStatus(status: number, error: Json): number {
-  const code = error.code;
-  return status < 400 && typeof code === 'number' && code >= 400 && code <= 599 ? code : status;
+export function embeddedStatus(status: number, error: Json, event?: Json): number {
+  if (status >= 400) return status;
+  const carried = [error.code, error.status_code, event?.status_code].find(
+    (value): value is number =>
+      typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599,
+  );
+  return carried ?? status;
 }
 
 /** The error object of a provider error body (`{ error: { … } }`), or an empty object. */

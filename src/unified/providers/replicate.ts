@@ -55,19 +55,6 @@ function splitOutput(output: unknown): { text: string | undefined; media: MediaI
   return { text: texts.length > 0 && !isJson(output) ? texts.join('') : undefined, media };
 }
 
-function describe(media: readonly MediaItem[]): string {
-  const counts = new Map<string, number>();
-  for (const item of media) {
-    const kind = item.media_type?.split('/')[0] ?? 'file';
-    const noun = kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'file';
-    counts.set(noun, (counts.get(noun) ?? 0) + 1);
-  }
-  const parts = [...counts].map(
-    ([noun, count]) => `${count} ${noun}${count === 1 || noun === 'audio' ? '' : 's'}`,
-  );
-  return `Generated ${parts.join(' and ')}.`;
-}
-
 function replicateUsage(metrics: Record<string, unknown>): ReportedUsage | undefined {
   const input = tokenCount(metrics.input_token_count, '`metrics.input_token_count`');
   const output = tokenCount(metrics.output_token_count, '`metrics.output_token_count`');
@@ -91,10 +78,19 @@ function parsePrediction(body: unknown, status: number): Outcome {
     duration_ms: predictTime === undefined ? undefined : Math.round(predictTime * 1000),
   });
   if (state === 'starting' || state === 'processing') {
+    // A `Prefer: wait` answer can still be processing yet already hold output (a language model's tokens so far,
+    // the first images): it is kept, and the job stays pending.
+    const partial = root.output === undefined || root.output === null ? undefined : splitOutput(root.output);
+    const held = partial !== undefined && (partial.text !== undefined || partial.media.length > 0);
     return {
       kind: 'success',
-      content: `Prediction ${state}.`,
-      metadata: { ...metadata, job_status: 'pending' },
+      content: held ? (partial.text ?? '') : `Prediction ${state}.`,
+      media: partial?.media ?? [],
+      metadata: compact({
+        ...metadata,
+        job_status: 'pending',
+        output: partial !== undefined && isJson(root.output) ? root.output : undefined,
+      }),
     };
   }
   if (state === 'failed' || state === 'canceled' || state === 'aborted') {
@@ -128,7 +124,8 @@ function parsePrediction(body: unknown, status: number): Outcome {
   }
   return {
     kind: 'success',
-    content: text ?? (media.length > 0 ? describe(media) : 'Prediction succeeded.'),
+    // Media-only output is described by the envelope assembly, the same way for every format.
+    content: text ?? (media.length > 0 ? '' : 'Prediction succeeded.'),
     usage: replicateUsage(metrics),
     media,
     metadata: compact({

@@ -1,0 +1,343 @@
+import type { HeadersLike } from '../header-value.js';
+import { headerValue } from '../header-value.js';
+import { readBody } from '../read-body.js';
+import type { FinishReason, MediaItem } from '../types.js';
+import { decodeEventStream, looksLikeEventStream } from './aws-event-stream.js';
+import type { FormatSpec, StreamAssembly } from './format-spec.js';
+import {
+  bodySnippet,
+  codeForProviderStatus,
+  compact,
+  contentFiltered,
+  expectArray,
+  expectObject,
+  type FailureOutcome,
+  failureForStatus,
+  isJson,
+  type Json,
+  joinTextBlocks,
+  type Outcome,
+  optionalString,
+  type ReportedUsage,
+  ShapeError,
+  tokenCount,
+  type UnifiedErrorCode,
+  usageDetails,
+} from './provider-outcome.js';
+
+/** Converse `stopReason` values that end a usable turn, and what they normalize to. */
+const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+};
+
+/** Converse `stopReason` values that mean a guardrail or the model's content filter blocked the turn. */
+const FILTERED_STOP_REASONS = new Set(['guardrail_intervened', 'content_filtered']);
+
+/** Converse `stopReason` values that mean the model failed to produce a usable turn. */
+const FAILING_STOP_REASONS = new Set(['malformed_model_output', 'malformed_tool_use']);
+
+/**
+ * Bedrock Runtime exception names (the `x-amzn-errortype` header, `__type` in the body, or the key of a stream
+ * exception event) and the code each stands for; the Bedrock API reference lists them per operation.
+ */
+const EXCEPTIONS: Readonly<Record<string, UnifiedErrorCode>> = {
+  validationexception: 'VALIDATION_ERROR',
+  conflictexception: 'VALIDATION_ERROR',
+  accessdeniedexception: 'PERMISSION_DENIED',
+  unrecognizedclientexception: 'AUTHENTICATION_ERROR',
+  invalidsignatureexception: 'AUTHENTICATION_ERROR',
+  incompletesignatureexception: 'AUTHENTICATION_ERROR',
+  missingauthenticationtokenexception: 'AUTHENTICATION_ERROR',
+  expiredtokenexception: 'AUTHENTICATION_ERROR',
+  resourcenotfoundexception: 'NOT_FOUND',
+  throttlingexception: 'RATE_LIMITED',
+  servicequotaexceededexception: 'RATE_LIMITED',
+  modeltimeoutexception: 'PROVIDER_TIMEOUT',
+  modelnotreadyexception: 'PROVIDER_UNAVAILABLE',
+  serviceunavailableexception: 'PROVIDER_UNAVAILABLE',
+  internalserverexception: 'PROVIDER_ERROR',
+  modelerrorexception: 'PROVIDER_ERROR',
+  modelstreamerrorexception: 'PROVIDER_ERROR',
+};
+
+/** The exception name of an `x-amzn-errortype` value or `__type` (`ThrottlingException:http://…`, `ns#Name`). */
+function exceptionName(value: string | undefined): string | undefined {
+  const name = value?.split(':')[0]?.split('#').at(-1)?.trim();
+  return name === undefined || name === '' ? undefined : name;
+}
+
+/** The failure a Bedrock error (`{ message }` with the exception in a header or `__type`) stands for. */
+function bedrockFailure(
+  body: unknown,
+  status: number,
+  text: string,
+  headers: HeadersLike | undefined,
+  streamed?: string,
+): FailureOutcome {
+  const error = isJson(body) ? body : {};
+  const name =
+    streamed ??
+    exceptionName(headerValue(headers, 'x-amzn-errortype')) ??
+    exceptionName(typeof error.__type === 'string' ? error.__type : undefined);
+  const message =
+    typeof error.message === 'string'
+      ? error.message
+      : typeof error.Message === 'string'
+        ? error.Message
+        : bodySnippet(text);
+  // A model's own error relayed mid-stream carries the status the model answered with.
+  const original = typeof error.originalStatusCode === 'number' ? error.originalStatusCode : undefined;
+  const effective =
+    status < 400 && original !== undefined && original >= 400 && original <= 599 ? original : status;
+  const mapped = name === undefined ? undefined : EXCEPTIONS[name.toLowerCase()];
+  const code =
+    name?.toLowerCase() === 'modelstreamerrorexception' && original !== undefined && original >= 400
+      ? codeForProviderStatus(original)
+      : (mapped ?? (effective < 400 ? 'PROVIDER_ERROR' : undefined));
+  const details = compact({
+    provider_type: name,
+    original_status: original,
+    original_message: typeof error.originalMessage === 'string' ? error.originalMessage : undefined,
+    provider_error: isJson(body) ? body : undefined,
+  });
+  return failureForStatus(effective, message, details, code);
+}
+
+/**
+ * Converse usage. Whether `inputTokens` already counts cache reads and writes differs by model; the body's own
+ * `totalTokens` decides, as for OpenAI-style reasoning counts: when it equals input + output + cache tokens, the
+ * cache tokens are added to the input.
+ */
+function bedrockUsage(value: unknown): ReportedUsage | undefined {
+  if (value === undefined || value === null) return undefined;
+  const usage = expectObject(value, '`usage`');
+  const input = tokenCount(usage.inputTokens, '`usage.inputTokens`') ?? 0;
+  const output = tokenCount(usage.outputTokens, '`usage.outputTokens`') ?? 0;
+  const total = tokenCount(usage.totalTokens, '`usage.totalTokens`');
+  const read = tokenCount(usage.cacheReadInputTokens, '`usage.cacheReadInputTokens`');
+  const written = tokenCount(usage.cacheWriteInputTokens, '`usage.cacheWriteInputTokens`');
+  const cached = (read ?? 0) + (written ?? 0);
+  const separate = cached > 0 && total === input + output + cached;
+  return {
+    input: separate ? input + cached : input,
+    output,
+    details: usageDetails({
+      total_tokens: total,
+      uncached_input_tokens: separate ? input : undefined,
+      cache_read_input_tokens: read,
+      cache_write_input_tokens: written,
+    }),
+  };
+}
+
+/** Parse a Converse response body into an outcome. */
+function parseConverse(body: unknown, status: number, headers: HeadersLike | undefined): Outcome {
+  const root = expectObject(body, 'The body');
+  if (root.output === undefined && (root.message !== undefined || root.Message !== undefined))
+    return bedrockFailure(root, status < 400 ? 502 : status, '', headers);
+  const output = expectObject(root.output, '`output`');
+  const message = expectObject(output.message, '`output.message`');
+  const blocks = expectArray(message.content, '`output.message.content`');
+  const stopReason = optionalString(root.stopReason, '`stopReason`');
+  if (stopReason === undefined) throw new ShapeError('The response has no `stopReason`.');
+  const metrics = isJson(root.metrics) ? root.metrics : {};
+  const metadata = compact({
+    provider_latency_ms: typeof metrics.latencyMs === 'number' ? metrics.latencyMs : undefined,
+    stop_reason: stopReason,
+  });
+  const segments: (string | undefined)[] = [];
+  const calls: Json[] = [];
+  const media: MediaItem[] = [];
+  for (const entry of blocks) {
+    const block = expectObject(entry, 'A content block');
+    if (typeof block.text === 'string') segments.push(block.text);
+    else if (isJson(block.citationsContent) && Array.isArray(block.citationsContent.content)) {
+      segments.push(
+        block.citationsContent.content
+          .map((part) => (isJson(part) && typeof part.text === 'string' ? part.text : ''))
+          .join(''),
+      );
+    } else {
+      // Any other block (a tool call, reasoning, an image) separates the texts around it; reasoning is not the
+      // answer, and its tokens are already in outputTokens.
+      segments.push(undefined);
+      if (isJson(block.toolUse)) {
+        const use = block.toolUse;
+        calls.push(compact({ id: use.toolUseId, name: use.name, arguments: use.input }));
+      }
+      const image = isJson(block.image) ? block.image : undefined;
+      const source = isJson(image?.source) ? image.source : undefined;
+      if (typeof source?.bytes === 'string')
+        media.push({ data: source.bytes, media_type: `image/${String(image?.format ?? 'png')}` });
+    }
+  }
+  const text = joinTextBlocks(segments);
+  if (FILTERED_STOP_REASONS.has(stopReason)) {
+    // The guardrail's blocked-output message stands in the output; the trace says which policy intervened.
+    const details = compact({ provider_stop_reason: stopReason, trace: root.trace });
+    return contentFiltered(
+      text.trim() === '' ? `The output was blocked (${stopReason}).` : text,
+      details,
+      metadata,
+    );
+  }
+  if (FAILING_STOP_REASONS.has(stopReason)) {
+    return {
+      kind: 'failure',
+      code: 'PROVIDER_ERROR',
+      message: `The model failed to finish its turn (${stopReason}).`,
+      details: { provider_stop_reason: stopReason },
+      metadata: { ...metadata, finish_reason: 'error' },
+    };
+  }
+  return {
+    kind: 'success',
+    content: text,
+    usage: bedrockUsage(root.usage),
+    media,
+    metadata: compact({
+      ...metadata,
+      finish_reason: STOP_REASONS[stopReason] ?? 'other',
+      tool_calls: calls.length > 0 ? calls : undefined,
+    }),
+  };
+}
+
+/** The exception keys of ConverseStream events (the stream's error members). */
+const STREAM_EXCEPTIONS = [
+  'internalServerException',
+  'modelStreamErrorException',
+  'validationException',
+  'throttlingException',
+  'serviceUnavailableException',
+] as const;
+
+interface BlockDraft {
+  text?: string;
+  toolUse?: { toolUseId?: unknown; name?: unknown; input: string };
+  reasoning?: boolean;
+}
+
+/**
+ * Fold ConverseStream events (decoded, one object per event keyed by its type, as the AWS SDKs yield them) into
+ * the equivalent Converse body; an exception event ends the stream as a failure.
+ */
+function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
+  const drafts: BlockDraft[] = [];
+  let stopReason: unknown;
+  let stopped = false;
+  let started = false;
+  let metadataEvent: Json = {};
+  for (const event of events) {
+    const item = keyedEvent(expectObject(event, 'A stream event'));
+    for (const key of STREAM_EXCEPTIONS) {
+      if (item[key] !== undefined) return bedrockFailure(item[key], 200, '', undefined, key);
+    }
+    if (isJson(item.streamError)) {
+      const { code, message } = item.streamError;
+      return bedrockFailure({ message }, 200, '', undefined, typeof code === 'string' ? code : undefined);
+    }
+    if (isJson(item.messageStart)) started = true;
+    if (isJson(item.contentBlockStart)) {
+      const index = blockIndex(item.contentBlockStart, drafts.length);
+      const start = isJson(item.contentBlockStart.start) ? item.contentBlockStart.start : {};
+      const draft = drafts[index] ?? {};
+      if (isJson(start.toolUse))
+        draft.toolUse = { toolUseId: start.toolUse.toolUseId, name: start.toolUse.name, input: '' };
+      drafts[index] = draft;
+    }
+    if (isJson(item.contentBlockDelta)) {
+      const index = blockIndex(item.contentBlockDelta, drafts.length);
+      const delta = isJson(item.contentBlockDelta.delta) ? item.contentBlockDelta.delta : {};
+      const draft = drafts[index] ?? {};
+      drafts[index] = draft;
+      if (typeof delta.text === 'string') draft.text = (draft.text ?? '') + delta.text;
+      if (isJson(delta.toolUse) && typeof delta.toolUse.input === 'string') {
+        draft.toolUse ??= { input: '' };
+        draft.toolUse.input += delta.toolUse.input;
+      }
+      if (isJson(delta.reasoningContent)) draft.reasoning = true;
+    }
+    if (isJson(item.messageStop)) {
+      stopReason = item.messageStop.stopReason;
+      stopped = true;
+    }
+    if (isJson(item.metadata)) metadataEvent = item.metadata;
+  }
+  if (!started && !stopped) throw new ShapeError('The stream holds no ConverseStream event.');
+  if (!stopped) throw new ShapeError('The stream ended before messageStop.');
+  const content = drafts.filter(Boolean).map((draft): Json => {
+    if (draft.toolUse !== undefined) {
+      const { toolUseId, name, input } = draft.toolUse;
+      return { toolUse: { toolUseId, name, input: input === '' ? {} : parseToolInput(input) } };
+    }
+    if (draft.reasoning === true && draft.text === undefined) return { reasoningContent: {} };
+    return { text: draft.text ?? '' };
+  });
+  return {
+    kind: 'body',
+    body: compact({
+      output: { message: { role: 'assistant', content } },
+      stopReason,
+      usage: metadataEvent.usage,
+      metrics: metadataEvent.metrics,
+      trace: metadataEvent.trace,
+    }),
+  };
+}
+
+/** The ConverseStream event members; an event object holds one of them. */
+const EVENT_KEYS = [
+  'messageStart',
+  'contentBlockStart',
+  'contentBlockDelta',
+  'contentBlockStop',
+  'messageStop',
+  'metadata',
+  'streamError',
+  ...STREAM_EXCEPTIONS,
+];
+
+/**
+ * An event in the SDKs' keyed form. A capture of bare payloads (the event-stream payloads without their
+ * `:event-type` header) is keyed by its shape, which differs for every event type.
+ */
+function keyedEvent(item: Json): Json {
+  if (EVENT_KEYS.some((key) => item[key] !== undefined)) return item;
+  if (item.delta !== undefined) return { contentBlockDelta: item };
+  if (item.start !== undefined) return { contentBlockStart: item };
+  if (item.stopReason !== undefined) return { messageStop: item };
+  if (item.usage !== undefined || item.metrics !== undefined) return { metadata: item };
+  if (item.role !== undefined) return { messageStart: item };
+  if (item.contentBlockIndex !== undefined) return { contentBlockStop: item };
+  return item;
+}
+
+function blockIndex(event: Json, fallback: number): number {
+  const index = event.contentBlockIndex;
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : fallback;
+}
+
+function parseToolInput(json: string): unknown {
+  const read = readBody(json);
+  if (!read.ok) throw new ShapeError('A toolUse block streamed input that is not JSON.');
+  return read.value;
+}
+
+/**
+ * `bedrock.converse`: Amazon Bedrock's Converse API, and ConverseStream given as its decoded events (JSON array
+ * or one JSON event per line) or as the raw `application/vnd.amazon.eventstream` body.
+ */
+export const bedrockConverse: FormatSpec = {
+  provider: 'bedrock',
+  requestIdHeaders: ['x-amzn-requestid', 'x-amz-request-id'],
+  parseSuccess: (body, context) => parseConverse(body, context.status, context.headers),
+  parseError: (body, status, text, headers) => bedrockFailure(body, status, text, headers),
+  assembleStream: assembleConverseStream,
+  decodeBinaryStream: decodeEventStream,
+  isBinaryStream: looksLikeEventStream,
+};
