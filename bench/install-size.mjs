@@ -2,6 +2,7 @@
 // the local npm cache where it can (`npm install --prefer-offline`), and reports what node_modules holds.
 //   node bench/install-size.mjs             default install (npm 7+ installs non-optional peers)
 //   node bench/install-size.mjs --omit=peer  what a consumer who imports only the root can install
+//   node bench/install-size.mjs --root DIR   the same for another (built) checkout
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,8 +25,11 @@ function countPackages(folder) {
   return count;
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const extra = process.argv.slice(2);
+const args = process.argv.slice(2);
+const rootAt = args.indexOf('--root');
+// --root DIR measures another checkout (built), e.g. the main branch before a change.
+const root = rootAt === -1 ? fileURLToPath(new URL('..', import.meta.url)) : args.splice(rootAt, 2)[1];
+const extra = args;
 const work = mkdtempSync(join(tmpdir(), 'verdict-size-'));
 try {
   const [packed] = JSON.parse(

@@ -215,6 +215,16 @@ node --expose-gc bench/run.mjs --quick  # smaller corpora, for a quick look (not
 if (quick) console.log(report);
 else {
   const path = join(ROOT, 'BENCHMARKS.md');
-  writeFileSync(path, report);
+  // The sections after "## Commands" belong to the other benchmarks (bench/*.mjs): keep them as they are.
+  let others = '';
+  try {
+    const existing = readFileSync(path, 'utf8');
+    const commands = existing.indexOf('\n## Commands\n');
+    const next = commands < 0 ? -1 : existing.indexOf('\n## ', commands + 1);
+    if (next >= 0) others = existing.slice(next);
+  } catch {
+    others = '';
+  }
+  writeFileSync(path, `${report.trimEnd()}\n${others}`);
   console.log(readFileSync(path, 'utf8'));
 }

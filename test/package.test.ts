@@ -64,6 +64,8 @@ describe('the published package', () => {
     const allowed = (path: string) =>
       /^dist\/.+(?<!\.test)(?<!\.test-d)(\.js|\.d\.ts)$/.test(path) ||
       /^schemas\/[^/]+\.json$/.test(path) ||
+      // The console page the gateway serves at `/` (docs/console.md).
+      /^dist\/console\/(index\.html|assets\/[\w-]+\.(js|css))$/.test(path) ||
       ['README.md', 'LICENSE', 'package.json'].includes(path);
     expect(paths.filter((path) => !allowed(path))).toEqual([]);
     const required = [
@@ -73,6 +75,7 @@ describe('the published package', () => {
       'dist/index.js',
       'dist/index.d.ts',
       'dist/cli/main.js',
+      'dist/console/index.html',
     ];
     if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
     expect(paths).toEqual(expect.arrayContaining(required));
@@ -117,16 +120,18 @@ describe('the published package', () => {
     expect(satisfies(process.versions.node, range), `this Node, ${process.versions.node}`).toBe(true);
   });
 
-  test('depends on @noble/hashes alone: the MCP SDKs, zod and ai are peers, so a consumer keeps one copy', () => {
+  test('depends on @noble/hashes alone: the SDKs, hono, ai and zod are peers, so a consumer keeps one copy', () => {
     expect(Object.keys(pkg.dependencies ?? {})).toEqual(['@noble/hashes']);
     const optional = (name: string) => pkg.peerDependenciesMeta?.[name]?.optional === true;
-    // Non-optional: npm 7+ installs it, so `npx verdict mcp serve` works after `npm install verdict`.
-    expect(pkg.peerDependencies?.['@modelcontextprotocol/server']).toBeDefined();
-    expect(optional('@modelcontextprotocol/server')).toBe(false);
-    for (const name of ['@modelcontextprotocol/sdk', 'zod', 'ai']) {
+    // Non-optional peers: npm 7+ installs them, so `npx verdict mcp serve` and `npx verdict gateway` work after
+    // `npm install verdict`; `npm install verdict --omit=peer` leaves them out for the pure entries.
+    for (const name of ['@modelcontextprotocol/server', 'hono', '@hono/node-server', 'ai', 'zod']) {
       expect(pkg.peerDependencies?.[name], name).toBeDefined();
-      expect(optional(name), name).toBe(true);
+      expect(optional(name), name).toBe(false);
     }
+    // Only verdict/mcp/sdk-v1 needs the 1.x SDK, and a project using it has it already.
+    expect(pkg.peerDependencies?.['@modelcontextprotocol/sdk']).toBeDefined();
+    expect(optional('@modelcontextprotocol/sdk')).toBe(true);
   });
 
   test('names its repository, homepage and issue tracker, all in one place', () => {

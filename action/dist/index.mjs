@@ -1780,6 +1780,19 @@ function nodeSha256Hex(bytes) {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
+// src/evidence/output-schema-mode-of.ts
+function outputSchemaModeOf(receipt) {
+  if (receipt.details.profile === "core") return "not_applicable";
+  const modes = new Set(
+    receipt.details.cases.map(
+      (c) => "output_schema_mode" in c.profile_facts ? c.profile_facts.output_schema_mode : null
+    )
+  );
+  if (modes.size > 1) return "mixed";
+  const [mode] = modes;
+  return mode ?? "not_applicable";
+}
+
 // src/evidence/read-evidence-file.ts
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -2015,17 +2028,6 @@ function readContractSchema() {
   } catch {
     return null;
   }
-}
-function outputSchemaModeOf(receipt) {
-  if (receipt.details.profile === "core") return "not_applicable";
-  const modes = new Set(
-    receipt.details.cases.map(
-      (c) => "output_schema_mode" in c.profile_facts ? c.profile_facts.output_schema_mode : null
-    )
-  );
-  if (modes.size > 1) return "mixed";
-  const [mode] = modes;
-  return mode ?? "not_applicable";
 }
 function workspaceOf(env) {
   const raw = env.GITHUB_WORKSPACE;

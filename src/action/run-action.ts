@@ -4,6 +4,7 @@ import { EVIDENCE_PROFILES, isEvidenceProfile, RECEIPT_SCHEMA_URL } from '../evi
 import type { Receipt } from '../evidence/create-receipt.js';
 import { serializeReceipt } from '../evidence/create-receipt.js';
 import { nodeSha256Hex } from '../evidence/node-sha256-hex.js';
+import { outputSchemaModeOf } from '../evidence/output-schema-mode-of.js';
 import { produceReceipt } from '../evidence/produce-receipt.js';
 import { confinePath } from './confine-path.js';
 import { renderSummary } from './render-summary.js';
@@ -45,18 +46,6 @@ function readContractSchema(): Uint8Array | null {
   } catch {
     return null;
   }
-}
-
-function outputSchemaModeOf(receipt: Receipt): string {
-  if (receipt.details.profile === 'core') return 'not_applicable';
-  const modes = new Set(
-    receipt.details.cases.map((c) =>
-      'output_schema_mode' in c.profile_facts ? c.profile_facts.output_schema_mode : null,
-    ),
-  );
-  if (modes.size > 1) return 'mixed';
-  const [mode] = modes;
-  return mode ?? 'not_applicable';
 }
 
 function workspaceOf(env: ActionIo['env']): string {

@@ -186,7 +186,7 @@ const ESCAPES: Record<number, string> = {
 };
 
 /** Index after the closing quote of the string literal opening at `i`, or `-(bad index) - 1`. */
-function scanString(text: string, i: number): number {
+export function scanString(text: string, i: number): number {
   const n = text.length;
   for (let j = i + 1; j < n; j++) {
     const c = text.charCodeAt(j);
@@ -220,7 +220,7 @@ function stringError(
 }
 
 /** The value of a valid string literal's contents between `from` and `to` (exclusive). */
-function decodeString(text: string, from: number, to: number): string {
+export function decodeString(text: string, from: number, to: number): string {
   const first = text.indexOf('\\', from);
   if (first < 0 || first >= to) return text.slice(from, to);
   let out = text.slice(from, first);

@@ -3,8 +3,9 @@
  * It reads results structurally and recognizes errors by their `name`, so it has no runtime import of `ai`:
  * `ai` is an optional peer dependency and the rest of `verdict/unified` never needs it.
  */
+import { VerdictError } from '../errors.js';
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
-import { canonicalMediaType } from './classify-media.js';
+import { canonicalMediaType, toBase64 } from './classify-media.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-failure.js';
 import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
@@ -14,10 +15,24 @@ import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
 import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
 
+/** The part of an AI SDK model (language, image, speech, transcription or video) the envelope needs. */
+export interface AiSdkModelLike {
+  /** The model's provider id, such as `openai.chat` or `anthropic.messages`; its first segment names the provider. */
+  readonly provider?: unknown;
+  /** The model id, such as `gpt-4o-mini`. */
+  readonly modelId?: unknown;
+}
+
 /** Facts the AI SDK results do not carry: who the provider is, the trace id and the latency. */
 export interface AiSdkOptions {
-  /** Provider id; by default the first key of `providerMetadata`, else the host of the failed call, else `ai-sdk`. */
+  /**
+   * Provider id. When absent it is taken from `model`, so a success and a failure of the same model name the
+   * same provider; without either, from the first key of `providerMetadata`, else the host of the failed call,
+   * else `ai-sdk`.
+   */
   provider?: string | undefined;
+  /** The model that was called: its `provider` names the envelope's provider, its `modelId` fills `metadata.model`. */
+  model?: AiSdkModelLike | undefined;
   /** Trace id of the incoming request; generated when absent. */
   traceId?: string | undefined;
   /** Wall time of the call in milliseconds. */
@@ -100,6 +115,16 @@ export interface AiSdkSpeechResult {
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The part of an `experimental_generateVideo` result the envelope needs. */
+export interface AiSdkVideoResult {
+  /** Generated videos. */
+  readonly videos: readonly AiSdkFile[];
+  /** One response metadata entry per model call. */
+  readonly responses?: readonly AiSdkResponse[] | undefined;
+  /** Provider-specific metadata, keyed by provider. */
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** The part of an `experimental_transcribe` result the envelope needs. */
 export interface AiSdkTranscriptionResult {
   /** The transcript. */
@@ -158,6 +183,15 @@ const API_HOSTS: Readonly<Record<string, string>> = {
 };
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-goog-request-id'];
+/** Anthropic's own request id is `request-id`; an `x-request-id` beside it comes from something in between. */
+const ANTHROPIC_REQUEST_ID_HEADERS = ['request-id', 'x-request-id'];
+
+/** The provider id of an AI SDK model: the first segment of its `provider` (`openai.chat` → `openai`). */
+function modelProvider(model: AiSdkModelLike | undefined): string | undefined {
+  if (typeof model?.provider !== 'string') return undefined;
+  const id = model.provider.split('.')[0]?.toLowerCase();
+  return id !== undefined && PROVIDER_ID_PATTERN.test(id) ? id : undefined;
+}
 
 function providerOf(
   options: AiSdkOptions | undefined,
@@ -165,6 +199,8 @@ function providerOf(
   fallback = 'ai-sdk',
 ): string {
   if (options?.provider !== undefined && PROVIDER_ID_PATTERN.test(options.provider)) return options.provider;
+  const fromModel = modelProvider(options?.model);
+  if (fromModel !== undefined) return fromModel;
   const key =
     providerMetadata !== null && typeof providerMetadata === 'object'
       ? Object.keys(providerMetadata)[0]
@@ -175,14 +211,19 @@ function providerOf(
 function baseMetadata(
   options: AiSdkOptions | undefined,
   response: AiSdkResponse | undefined,
+  provider?: string,
 ): Record<string, unknown> {
   const headers = response?.headers as HeadersLike | undefined;
+  const idHeaders = provider === 'anthropic' ? ANTHROPIC_REQUEST_ID_HEADERS : REQUEST_ID_HEADERS;
   return compact({
     trace_id: traceIdOr(options?.traceId),
     latency_ms: options?.latencyMs !== undefined && options.latencyMs >= 0 ? options.latencyMs : undefined,
-    model: response?.modelId || undefined,
+    model:
+      response?.modelId ||
+      (typeof options?.model?.modelId === 'string' ? options.model.modelId : undefined) ||
+      undefined,
     response_id: response?.id || undefined,
-    provider_request_id: REQUEST_ID_HEADERS.map((name) => headerValue(headers, name)).find((value) => value),
+    provider_request_id: idHeaders.map((name) => headerValue(headers, name)).find((value) => value),
   });
 }
 
@@ -215,8 +256,14 @@ function fileItem(file: AiSdkFile): MediaItem {
  * const output = fromGenerateText(await generateText({ model, prompt }), { traceId: traceIdFrom(request.headers) });
  */
 export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions): UnifiedOutput {
+  if (isStreamTextResult(result)) {
+    throw new VerdictError(
+      'invalid_argument',
+      'fromGenerateText was given a streamText result, whose fields are promises: use fromStreamText (or captureAiSdkCall, which picks it).',
+    );
+  }
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.response);
+  const metadata = baseMetadata(options, result.response, provider);
   const normalized = FINISH_REASONS[result.finishReason] ?? 'other';
   metadata.finish_reason = normalized;
   if (normalized === 'content_filter') {
@@ -245,10 +292,112 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
   return assembleSuccess(provider, result.text, usage, (result.files ?? []).map(fileItem), metadata);
 }
 
+/** One part of a `streamText` result's `stream` (`fullStream`); only the parts the envelope needs are read. */
+export interface AiSdkStreamPart {
+  /** `text-delta`, `error`, `finish`, `abort`… */
+  readonly type: string;
+  /** The text of a `text-delta` part. */
+  readonly text?: unknown;
+  /** The error of an `error` part. */
+  readonly error?: unknown;
+}
+
+/** The part of a `streamText` result the envelope needs: its stream of parts and the promises of the final step. */
+export interface AiSdkStreamTextResult {
+  /** Every part of the stream (`fullStream` in older releases of `ai`). */
+  readonly stream?: AsyncIterable<AiSdkStreamPart> | undefined;
+  /** Every part of the stream, under its older name. */
+  readonly fullStream?: AsyncIterable<AiSdkStreamPart> | undefined;
+  /** The whole text, once the stream ended. */
+  readonly text: PromiseLike<string>;
+  /** The finish reason, once the stream ended. */
+  readonly finishReason: PromiseLike<string>;
+  /** Usage of all steps, once the stream ended. */
+  readonly totalUsage?: PromiseLike<AiSdkUsage | undefined> | undefined;
+  /** Usage of the last step, once the stream ended. */
+  readonly usage?: PromiseLike<AiSdkUsage | undefined> | undefined;
+  /** Generated files, once the stream ended. */
+  readonly files?: PromiseLike<readonly AiSdkFile[] | undefined> | undefined;
+  /** Tool calls, once the stream ended. */
+  readonly toolCalls?: PromiseLike<AiSdkTextResult['toolCalls']> | undefined;
+  /** Response metadata, once the stream ended. */
+  readonly response?: PromiseLike<AiSdkResponse | undefined> | undefined;
+  /** Provider-specific metadata, once the stream ended. */
+  readonly providerMetadata?: PromiseLike<Readonly<Record<string, unknown>> | undefined> | undefined;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** True for a `streamText` result: its `text` is a promise and it has a stream of parts. */
+export function isStreamTextResult(value: unknown): value is AiSdkStreamTextResult {
+  if (value === null || typeof value !== 'object') return false;
+  const result = value as Record<string, unknown>;
+  return isPromiseLike(result.text) && (result.stream !== undefined || result.fullStream !== undefined);
+}
+
+/**
+ * Consume a `streamText` result and turn it into the same envelope `fromGenerateText` gives for the same answer;
+ * an `error` part anywhere in the stream makes it a failure (never a half-success). `onDelta` receives each
+ * text delta as it arrives, for callers that relay the stream. Never rejects for a provider error.
+ * @example
+ * const output = await fromStreamText(streamText({ model, prompt }), { model }, (text) => process.stdout.write(text));
+ */
+export async function fromStreamText(
+  result: AiSdkStreamTextResult,
+  options?: AiSdkOptions,
+  onDelta?: (text: string) => void | Promise<void>,
+): Promise<UnifiedOutput> {
+  const parts = result.stream ?? result.fullStream;
+  let failure: unknown;
+  let aborted = false;
+  try {
+    if (parts !== undefined) {
+      for await (const part of parts) {
+        if (part.type === 'text-delta' && typeof part.text === 'string' && part.text !== '') {
+          await onDelta?.(part.text);
+        } else if (part.type === 'error' && failure === undefined) {
+          failure = part.error;
+        } else if (part.type === 'abort') {
+          aborted = true;
+        }
+      }
+    }
+    if (failure !== undefined) return fromAiSdkError(failure, options);
+    if (aborted)
+      return fromAiSdkError(
+        Object.assign(new Error('The stream was aborted.'), { name: 'AbortError' }),
+        options,
+      );
+    const [text, finishReason, totalUsage, usage, files, toolCalls, response, providerMetadata] =
+      await Promise.all([
+        result.text,
+        result.finishReason,
+        result.totalUsage,
+        result.usage,
+        result.files,
+        result.toolCalls,
+        result.response,
+        result.providerMetadata,
+      ]);
+    return fromGenerateText(
+      { text, finishReason, totalUsage, usage, files, toolCalls, response, providerMetadata },
+      options,
+    );
+  } catch (error) {
+    return fromAiSdkError(failure ?? error, options);
+  }
+}
+
 /** Turn a `generateImage` result into an envelope with the images. */
 export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.responses?.[0]);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
   const usage = usageOf(result.usage);
   const count = result.images.length;
   return assembleSuccess(
@@ -260,10 +409,84 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
   );
 }
 
+/** Turn an `experimental_generateVideo` result into an envelope with the videos. */
+export function fromGenerateVideo(result: AiSdkVideoResult, options?: AiSdkOptions): UnifiedOutput {
+  const provider = providerOf(options, result.providerMetadata);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
+  const count = result.videos.length;
+  return assembleSuccess(
+    provider,
+    `Generated ${count} video${count === 1 ? '' : 's'}.`,
+    undefined,
+    result.videos.map(fileItem),
+    metadata,
+  );
+}
+
+/** One video of an `experimental_getVideoStatus` result: a URL, base64 data, bytes, or uploaded elsewhere. */
+export type AiSdkVideoData =
+  | { readonly type: 'url'; readonly url: string; readonly mediaType?: string | undefined }
+  | { readonly type: 'base64'; readonly data: string; readonly mediaType?: string | undefined }
+  | { readonly type: 'binary'; readonly data: Uint8Array; readonly mediaType?: string | undefined }
+  | { readonly type: 'uploaded' };
+
+/** The part of an `experimental_getVideoStatus` result the envelope needs. */
+export interface AiSdkVideoStatus {
+  /** `completed`, `error` or `pending`. */
+  readonly status: string;
+  /** The videos of a completed job. */
+  readonly videos?: readonly AiSdkVideoData[] | undefined;
+  /** Why a job failed. */
+  readonly error?: string | undefined;
+  /** Response metadata of the status call. */
+  readonly response?: AiSdkResponse | undefined;
+  /** Provider-specific metadata, keyed by provider. */
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Turn the status of an asynchronous video job (`experimental_startVideo` + `experimental_getVideoStatus`) into an
+ * envelope: a completed job's videos (URLs stay URLs: nothing is downloaded), a failed job as `PROVIDER_ERROR`,
+ * a running one as a success without videos and `metadata.job_status: "pending"`.
+ */
+export function fromVideoStatus(result: AiSdkVideoStatus, options?: AiSdkOptions): UnifiedOutput {
+  const provider = providerOf(options, result.providerMetadata);
+  const metadata = baseMetadata(options, result.response, provider);
+  if (result.status === 'error') {
+    return assembleFailure(
+      provider,
+      'PROVIDER_ERROR',
+      result.error || 'The video job failed.',
+      { job_status: 'error' },
+      metadata,
+    );
+  }
+  if (result.status !== 'completed') {
+    metadata.job_status = 'pending';
+    return assembleSuccess(provider, 'The video is still being generated.', undefined, [], metadata);
+  }
+  const media: MediaItem[] = [];
+  for (const video of result.videos ?? []) {
+    const mediaType = canonicalMediaType(('mediaType' in video && video.mediaType) || 'video/mp4');
+    if (video.type === 'url') media.push({ url: video.url, media_type: mediaType });
+    else if (video.type === 'base64') media.push({ data: video.data, media_type: mediaType });
+    else if (video.type === 'binary') media.push({ data: toBase64(video.data), media_type: mediaType });
+  }
+  metadata.job_status = 'completed';
+  const count = media.length;
+  return assembleSuccess(
+    provider,
+    `Generated ${count} video${count === 1 ? '' : 's'}.`,
+    undefined,
+    media,
+    metadata,
+  );
+}
+
 /** Turn an `experimental_generateSpeech` result into an envelope with the audio as a file. */
 export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
-  const metadata = baseMetadata(options, result.responses?.[0]);
+  const metadata = baseMetadata(options, result.responses?.[0], provider);
   const file = fileItem(result.audio);
   if (result.audio.format) file.name = `speech.${result.audio.format}`;
   return assembleSuccess(
@@ -279,13 +502,30 @@ export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOpt
 export function fromTranscription(result: AiSdkTranscriptionResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = {
-    ...baseMetadata(options, result.responses?.[0]),
+    ...baseMetadata(options, result.responses?.[0], provider),
     ...compact({ language: result.language, audio_duration_s: result.durationInSeconds }),
   };
   return assembleSuccess(provider, result.text, undefined, [], metadata);
 }
 
+/** Error types providers send in a stream's error event (Anthropic's, OpenAI's) and their taxonomy codes. */
+const STREAM_ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
+  overloaded_error: 'PROVIDER_UNAVAILABLE',
+  rate_limit_error: 'RATE_LIMITED',
+  rate_limit_exceeded: 'RATE_LIMITED',
+  api_error: 'PROVIDER_ERROR',
+  server_error: 'PROVIDER_ERROR',
+  timeout_error: 'PROVIDER_TIMEOUT',
+  invalid_request_error: 'VALIDATION_ERROR',
+  authentication_error: 'AUTHENTICATION_ERROR',
+  permission_error: 'PERMISSION_DENIED',
+  not_found_error: 'NOT_FOUND',
+  request_too_large: 'PAYLOAD_TOO_LARGE',
+};
+
 interface ErrorLike {
+  type?: unknown;
+  code?: unknown;
   name?: unknown;
   message?: unknown;
   statusCode?: unknown;
@@ -327,7 +567,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   const message = typeof err.message === 'string' ? err.message : String(error);
   const headers = err.responseHeaders as Record<string, string> | undefined;
   const provider = providerOf(options, undefined, hostProvider(err.url) ?? 'system');
-  const metadata = baseMetadata(options, { headers });
+  const metadata = baseMetadata(options, { headers }, provider);
   if (name === 'AI_APICallError') {
     const details = compact({
       is_retryable: typeof err.isRetryable === 'boolean' ? err.isRetryable : undefined,
@@ -339,7 +579,10 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     }
     const data = err.data ?? (typeof err.responseBody === 'string' ? readJson(err.responseBody) : undefined);
     const outcome = data === undefined ? undefined : openAiFailure(data, err.statusCode);
-    const code = outcome?.code ?? codeForProviderStatus(err.statusCode);
+    // A 2xx whose body the SDK could not read (an HTML sign-in page, a truncated body) is the provider's fault.
+    const code =
+      outcome?.code ??
+      (err.statusCode < 400 ? 'INVALID_PROVIDER_RESPONSE' : codeForProviderStatus(err.statusCode));
     return assembleFailure(
       provider,
       code,
@@ -347,6 +590,22 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
       { ...outcome?.details, http_status: err.statusCode, ...details },
       metadata,
     );
+  }
+  if (name === 'AI_StreamProviderError') {
+    // An error event after the stream started: its status when the provider gave one, else its error type.
+    const type = typeof err.type === 'string' ? err.type : undefined;
+    const streamCode =
+      typeof err.statusCode === 'number' && err.statusCode >= 400
+        ? codeForProviderStatus(err.statusCode)
+        : ((type === undefined ? undefined : STREAM_ERROR_TYPES[type]) ?? 'PROVIDER_ERROR');
+    const details = compact({
+      ai_sdk_error: name,
+      provider_error_type: type,
+      provider_error_code:
+        typeof err.code === 'string' || typeof err.code === 'number' ? err.code : undefined,
+      http_status: typeof err.statusCode === 'number' ? err.statusCode : undefined,
+    });
+    return assembleFailure(provider, streamCode, message, details, metadata);
   }
   const code = ERROR_NAMES[name];
   if (code !== undefined) return assembleFailure(provider, code, message, { ai_sdk_error: name }, metadata);
@@ -357,6 +616,11 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     compact({ ai_sdk_error: name || undefined }),
     metadata,
   );
+}
+
+function withLatency(output: UnifiedOutput, latencyMs: number): UnifiedOutput {
+  if (latencyMs >= 0) (output.metadata as Record<string, unknown>).latency_ms = latencyMs;
+  return output;
 }
 
 function readJson(text: string): unknown {
@@ -371,15 +635,24 @@ function readJson(text: string): unknown {
  * const output = await captureAiSdkCall(() => generateText({ model, prompt }), fromGenerateText, { traceId });
  */
 export async function captureAiSdkCall<R>(
-  call: () => PromiseLike<R>,
-  convert: (result: R, options?: AiSdkOptions) => UnifiedOutput,
+  call: () => R | PromiseLike<R>,
+  convert: (result: R, options?: AiSdkOptions) => UnifiedOutput | PromiseLike<UnifiedOutput>,
   options?: AiSdkOptions,
 ): Promise<UnifiedOutput> {
   const started = Date.now();
   const traceId = traceIdOr(options?.traceId);
   try {
     const result = await call();
-    return convert(result, { ...options, traceId, latencyMs: options?.latencyMs ?? Date.now() - started });
+    // A streamText result is consumed first (its fields are promises), whatever `convert` was given.
+    if (isStreamTextResult(result)) {
+      const streamed = await fromStreamText(result, { ...options, traceId });
+      return withLatency(streamed, options?.latencyMs ?? Date.now() - started);
+    }
+    return await convert(result, {
+      ...options,
+      traceId,
+      latencyMs: options?.latencyMs ?? Date.now() - started,
+    });
   } catch (error) {
     return fromAiSdkError(error, {
       ...options,

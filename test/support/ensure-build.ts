@@ -28,9 +28,12 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** The built console page (`npm run build:console`, part of `npm run build`). */
+const BUILT_CONSOLE = join(ROOT, 'dist', 'console', 'index.html');
+
 function builtAt(): number {
   try {
-    return statSync(BUILT_CLI).mtimeMs;
+    return Math.min(statSync(BUILT_CLI).mtimeMs, statSync(BUILT_CONSOLE).mtimeMs);
   } catch {
     return -1;
   }

@@ -9,6 +9,7 @@ import {
   NoSpeechGeneratedError,
   NoTranscriptGeneratedError,
   RetryError,
+  streamText,
   type TranscriptionModel,
 } from 'ai';
 import { MockImageModelV4, MockLanguageModelV4, MockSpeechModelV4, MockTranscriptionModelV4 } from 'ai/test';
@@ -19,6 +20,7 @@ import {
   fromGenerateImage,
   fromGenerateSpeech,
   fromGenerateText,
+  fromStreamText,
   fromTranscription,
 } from '../../src/unified/ai-sdk.js';
 import { type UnifiedOutput, validateUnifiedOutput } from '../../src/unified/index.js';
@@ -360,5 +362,130 @@ describe('captureAiSdkCall', () => {
       metadata: { trace_id: 'tf' },
     });
     expectValid(output);
+  });
+});
+
+function streamingModel(parts: unknown[]) {
+  return new MockLanguageModelV4({
+    provider: 'openai.chat',
+    modelId: 'gpt-mock',
+    doStream: async () => ({
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }) as never,
+    }),
+  });
+}
+
+const STREAM_PARTS = [
+  { type: 'stream-start', warnings: [] },
+  { type: 'response-metadata', id: 'resp-s', modelId: 'gpt-mock', timestamp: new Date(0) },
+  { type: 'text-start', id: 't' },
+  { type: 'text-delta', id: 't', delta: 'Hel' },
+  { type: 'text-delta', id: 't', delta: 'lo' },
+  { type: 'text-end', id: 't' },
+  {
+    type: 'finish',
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: {
+      inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 2, text: 2, reasoning: 0 },
+    },
+  },
+];
+
+describe('fromStreamText', () => {
+  test('consumes a streamText result into the envelope generateText would give, relaying each delta', async () => {
+    const deltas: string[] = [];
+    const model = streamingModel(STREAM_PARTS);
+    const output = await fromStreamText(
+      streamText({ model, prompt: 'Hi' }),
+      { model, traceId: 'ts' },
+      (text) => {
+        deltas.push(text);
+      },
+    );
+    expect(deltas).toEqual(['Hel', 'lo']);
+    expect(output).toMatchObject({
+      success: true,
+      content: 'Hello',
+      provider: 'openai',
+      usage: { input_tokens: 5, output_tokens: 2 },
+      metadata: { trace_id: 'ts', model: 'gpt-mock', finish_reason: 'stop' },
+    });
+    expectValid(output);
+  });
+
+  test('an error part in the middle of the stream gives a failure, never a half-success', async () => {
+    const model = streamingModel([
+      ...STREAM_PARTS.slice(0, 4),
+      { type: 'error', error: apiError(500, { error: { message: 'boom', type: 'server_error' } }) },
+    ]);
+    const output = await fromStreamText(
+      streamText({ model, prompt: 'Hi', maxRetries: 0, onError: () => {} }),
+      { model },
+    );
+    expect(output).toMatchObject({ success: false, provider: 'openai', error: { code: 'PROVIDER_ERROR' } });
+    expectValid(output);
+  });
+
+  test('fromGenerateText refuses a streamText result with a clear error instead of a TypeError', () => {
+    const model = streamingModel(STREAM_PARTS);
+    const result = streamText({ model, prompt: 'Hi' });
+    expect(() => fromGenerateText(result as never)).toThrow(/use fromStreamText/);
+  });
+
+  test('captureAiSdkCall consumes a streamText result even when given fromGenerateText', async () => {
+    const model = streamingModel(STREAM_PARTS);
+    const output = await captureAiSdkCall(
+      () => streamText({ model, prompt: 'Hi' }),
+      fromGenerateText as never,
+      {
+        model,
+      },
+    );
+    expect(output).toMatchObject({ success: true, content: 'Hello', provider: 'openai' });
+    expect(typeof output.metadata.latency_ms).toBe('number');
+  });
+});
+
+describe('provider of a model', () => {
+  test('the same model names the same provider on success and on failure', async () => {
+    const ok = new MockLanguageModelV4({
+      provider: 'acme.chat',
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: 'fine' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
+        warnings: [],
+      }),
+    });
+    const failing = new MockLanguageModelV4({
+      provider: 'acme.chat',
+      doGenerate: async () => {
+        throw apiError(500, { error: { message: 'boom' } });
+      },
+    });
+    const success = await captureAiSdkCall(
+      () => generateText({ model: ok, prompt: 'Hi' }),
+      fromGenerateText,
+      {
+        model: ok,
+      },
+    );
+    const failure = await captureAiSdkCall(
+      () => generateText({ model: failing, prompt: 'Hi', maxRetries: 0 }),
+      fromGenerateText,
+      { model: failing },
+    );
+    expect(success.provider).toBe('acme');
+    expect(failure.provider).toBe('acme');
+    expect(success.metadata.model).toBe('mock-model-id');
   });
 });

@@ -73,6 +73,17 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     }),
   },
   {
+    name: 'gateway',
+    summary: 'Serve the unified AI output as an HTTP service in front of AI providers.',
+    load: async () => {
+      const { runGateway } = await import('./gateway.js');
+      return {
+        definition: asDefinition({ name: 'gateway', description: 'Serve the gateway.', options: {} }),
+        dispatch: runGateway,
+      };
+    },
+  },
+  {
     name: 'tool',
     summary: 'Run a reference command (verdict tool --list).',
     load: async () => {

@@ -1,0 +1,305 @@
+import { useState } from 'preact/hooks';
+import { MCP_REVISIONS, type McpRevision } from '../../mcp/codes.js';
+import { bytesOf, FileDrop } from '../ui/file-drop.js';
+import { showPointer } from '../ui/format.js';
+import { RadioGroup } from '../ui/radio-group.js';
+import {
+  CHECK_CONTRACTS,
+  type CheckContract,
+  type CheckSettings,
+  checkDocument,
+  checkLines,
+  type DocumentCheck,
+  type Finding,
+  type LinesCheck,
+} from './check-document.js';
+import { HighlightedText } from './highlighted-text.js';
+
+type Outcome =
+  | { kind: 'document'; text: string; check: DocumentCheck }
+  | { kind: 'lines'; check: LinesCheck };
+
+/** Most findings of one document listed and marked; the heading counts all of them. */
+const MAX_FINDINGS_SHOWN = 200;
+
+/** Most failing lines a JSONL table shows; the totals count all of them. */
+const MAX_LINES_SHOWN = 500;
+
+/** The Check view: a document checked in the browser against a contract, its findings placed in the text. */
+export function CheckView() {
+  const [contract, setContract] = useState<CheckContract>('result');
+  const [revision, setRevision] = useState<McpRevision>(
+    MCP_REVISIONS[MCP_REVISIONS.length - 1] as McpRevision,
+  );
+  const [toolDefinition, setToolDefinition] = useState('');
+  const [text, setText] = useState('');
+  const [bytes, setBytes] = useState<Uint8Array | null>(null);
+  const [fileName, setFileName] = useState('');
+  const [jsonl, setJsonl] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  const settings: CheckSettings = { contract, revision, toolDefinition };
+  const run = (source: { text: string; bytes: Uint8Array | null; jsonl: boolean }) => {
+    if (source.jsonl)
+      setOutcome({ kind: 'lines', check: checkLines(source.text, settings, source.bytes ?? undefined) });
+    else
+      setOutcome({
+        kind: 'document',
+        text: source.text,
+        check: checkDocument(source.bytes ?? source.text, source.text, settings),
+      });
+  };
+
+  const openFile = async ([file]: File[]) => {
+    if (file === undefined) return;
+    const data = await bytesOf(file);
+    const decoded = new TextDecoder().decode(data);
+    const lines = /\.(jsonl|ndjson)$/i.test(file.name);
+    setText(decoded);
+    setBytes(data);
+    setFileName(file.name);
+    setJsonl(lines);
+    run({ text: decoded, bytes: data, jsonl: lines });
+  };
+
+  return (
+    <section aria-labelledby="check-title">
+      <h2 id="check-title">Check a document</h2>
+      <p class="hint">Runs verdict's own validators in this page; nothing is sent anywhere.</p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          run({ text, bytes, jsonl });
+        }}
+      >
+        <RadioGroup
+          legend="Contract"
+          name="contract"
+          choices={CHECK_CONTRACTS}
+          value={contract}
+          onChange={setContract}
+        />
+        {contract === 'mcp' && (
+          <fieldset>
+            <legend>MCP</legend>
+            <label>
+              MCP revision
+              <select value={revision} onChange={(e) => setRevision(e.currentTarget.value as McpRevision)}>
+                {MCP_REVISIONS.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Tool definition (optional)
+              <textarea
+                rows={4}
+                spellcheck={false}
+                value={toolDefinition}
+                onInput={(e) => setToolDefinition(e.currentTarget.value)}
+              />
+            </label>
+            <FileDrop
+              label="Open a tool definition"
+              accept=".json,application/json"
+              onFiles={async ([file]) => {
+                if (file !== undefined) setToolDefinition(await file.text());
+              }}
+            />
+          </fieldset>
+        )}
+        <label>
+          Document
+          <textarea
+            rows={10}
+            spellcheck={false}
+            value={text}
+            placeholder='{"success": true, "message": "Done."}'
+            onInput={(e) => {
+              setText(e.currentTarget.value);
+              setBytes(null);
+            }}
+          />
+        </label>
+        <FileDrop label="Open a file" accept=".json,.jsonl,.ndjson,application/json" onFiles={openFile} />
+        {fileName !== '' && bytes !== null && <p class="hint">Checking the bytes of {fileName}.</p>}
+        <label class="choice">
+          <input type="checkbox" checked={jsonl} onChange={(e) => setJsonl(e.currentTarget.checked)} />
+          One document per line (JSONL)
+        </label>
+        <button type="submit" class="primary">
+          Check
+        </button>
+      </form>
+      {outcome?.kind === 'document' && <DocumentOutcome text={outcome.text} check={outcome.check} />}
+      {outcome?.kind === 'lines' && <LinesOutcome check={outcome.check} />}
+    </section>
+  );
+}
+
+function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }) {
+  if (check.read === 'tool-definition-failed') {
+    return (
+      <div class="card failure" role="alert">
+        <h3>The tool definition is not readable JSON</h3>
+        <p>
+          {check.error.reason}
+          {check.error.line !== undefined && ` at line ${check.error.line}, column ${check.error.column}`}:{' '}
+          {check.error.message}
+        </p>
+      </div>
+    );
+  }
+  if (check.read === 'failed') {
+    const { error, span } = check;
+    return (
+      <div class="outcome">
+        <div class="card failure" role="alert">
+          <h3>Not readable JSON ({error.reason})</h3>
+          <p>
+            {error.line !== undefined && (
+              <strong>
+                Line {error.line}, column {error.column}:{' '}
+              </strong>
+            )}
+            {error.message}
+          </p>
+        </div>
+        {span !== null && (
+          <HighlightedText
+            text={text}
+            marks={[{ span, label: '1', title: `${error.reason}: ${error.message}` }]}
+          />
+        )}
+      </div>
+    );
+  }
+  const found = [...check.violations, ...check.warnings];
+  const all = found.slice(0, MAX_FINDINGS_SHOWN);
+  return (
+    <div class="outcome">
+      <div class={check.valid ? 'card success' : 'card failure'} role="status">
+        <h3>
+          {check.valid
+            ? 'Conforms'
+            : `${check.violations.length} violation${check.violations.length === 1 ? '' : 's'}`}
+          {check.warnings.length > 0 &&
+            `, ${check.warnings.length} warning${check.warnings.length === 1 ? '' : 's'}`}
+        </h3>
+      </div>
+      {all.length > 0 && (
+        <ol class="findings" aria-label="Findings">
+          {all.map((finding, index) => (
+            <FindingItem
+              key={`${finding.code}${finding.path}${index}`}
+              finding={finding}
+              number={index + 1}
+              warning={index >= check.violations.length}
+            />
+          ))}
+        </ol>
+      )}
+      {found.length > all.length && (
+        <p class="hint">The first {MAX_FINDINGS_SHOWN} findings are listed and marked.</p>
+      )}
+      <HighlightedText
+        text={text}
+        marks={all.map((f, index) => ({
+          span: f.span,
+          label: String(index + 1),
+          title: `${f.code}: ${f.message}`,
+        }))}
+      />
+      {check.facts !== undefined && (
+        <details>
+          <summary>MCP profile facts</summary>
+          <pre class="json">{JSON.stringify(check.facts, null, 2)}</pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function FindingItem({ finding, number, warning }: { finding: Finding; number: number; warning: boolean }) {
+  const { span } = finding;
+  return (
+    <li class={warning ? 'finding warning' : 'finding'}>
+      <span class="badge" aria-hidden="true">
+        {number}
+      </span>{' '}
+      <code class="code">{finding.code}</code>
+      {warning && ' (warning)'} at <code>{showPointer(finding.path)}</code>{' '}
+      <a
+        href={`#mark-${number}`}
+        onClick={(event) => {
+          event.preventDefault();
+          const mark = document.getElementById(`mark-${number}`);
+          mark?.focus();
+          mark?.scrollIntoView({ block: 'center' });
+        }}
+      >
+        line {span.line}, column {span.column}
+      </a>
+      {!span.exact && ' (where it is missing)'}
+      <div>{finding.message}</div>
+    </li>
+  );
+}
+
+function LinesOutcome({ check }: { check: LinesCheck }) {
+  const failing = check.documents - check.conformant;
+  return (
+    <div class="outcome">
+      <div class={failing === 0 && check.documents > 0 ? 'card success' : 'card failure'} role="status">
+        <h3>
+          {check.documents === 0
+            ? 'No documents: every line is blank.'
+            : `${check.conformant} of ${check.documents} lines conform; ${failing} fail${failing === 1 ? 's' : ''}` +
+              (check.unreadable > 0 ? ` (${check.unreadable} unreadable)` : '')}
+        </h3>
+      </div>
+      {check.failures.length > 0 && (
+        <div>
+          <table>
+            <caption>Failing lines</caption>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Problems</th>
+                <th scope="col">First finding</th>
+              </tr>
+            </thead>
+            <tbody>
+              {check.failures.slice(0, MAX_LINES_SHOWN).map((failure) => (
+                <tr key={failure.line}>
+                  <th scope="row">{failure.line}</th>
+                  <td>{codesOf(failure.check).join(', ')}</td>
+                  <td>{firstFinding(failure.check)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {check.failures.length > MAX_LINES_SHOWN && (
+            <p class="hint">The first {MAX_LINES_SHOWN} failing lines are listed.</p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function codesOf(check: DocumentCheck): string[] {
+  if (check.read === 'ok') return check.violations.map((v) => v.code);
+  return [check.error.reason];
+}
+
+function firstFinding(check: DocumentCheck): string {
+  if (check.read !== 'ok') {
+    const where = check.error.column === undefined ? '' : `column ${check.error.column}: `;
+    return `${where}${check.error.message}`;
+  }
+  const first = check.violations[0];
+  return first === undefined ? '' : `${showPointer(first.path)}: ${first.message}`;
+}

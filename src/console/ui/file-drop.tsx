@@ -1,0 +1,56 @@
+import { useState } from 'preact/hooks';
+
+/** Props of {@link FileDrop}. */
+export interface FileDropProps {
+  /** The label of the file input. */
+  label: string;
+  /** Accepted types, as for `<input type="file" accept>`. */
+  accept?: string;
+  /** Take several files at once. */
+  multiple?: boolean;
+  /** Called with the files chosen or dropped. */
+  onFiles: (files: File[]) => void;
+}
+
+/** A labelled file input inside an area that also takes dropped files. */
+export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropProps) {
+  const [over, setOver] = useState(false);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a shortcut; the labelled file input inside is the keyboard path
+    <div
+      class={over ? 'drop over' : 'drop'}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        event.preventDefault();
+        setOver(false);
+        const files = [...(event.dataTransfer?.files ?? [])];
+        if (files.length > 0) onFiles(multiple ? files : files.slice(0, 1));
+      }}
+    >
+      <label>
+        {label}
+        <input
+          type="file"
+          accept={accept}
+          multiple={multiple}
+          onChange={(event) => {
+            const input = event.currentTarget;
+            const files = [...(input.files ?? [])];
+            if (files.length > 0) onFiles(files);
+            input.value = '';
+          }}
+        />
+      </label>
+      <span class="hint">or drop {multiple ? 'files' : 'a file'} here</span>
+    </div>
+  );
+}
+
+/** The exact bytes of a file chosen in the page. */
+export async function bytesOf(file: File): Promise<Uint8Array> {
+  return new Uint8Array(await file.arrayBuffer());
+}

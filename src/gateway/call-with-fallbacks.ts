@@ -1,0 +1,208 @@
+import { type AiSdkOptions, fromAiSdkError } from '../unified/ai-sdk.js';
+import { assembleFailure } from '../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../unified/status-for-code.js';
+import type { UnifiedOutput } from '../unified/types.js';
+import type { ProviderModels } from './providers.js';
+
+/** One `provider:model` a request may be sent to. */
+export interface Target {
+  /** The provider's models. */
+  readonly provider: ProviderModels;
+  /** The model id at that provider. */
+  readonly modelId: string;
+  /** `provider:model`, as written in requests and logs. */
+  readonly label: string;
+}
+
+/** What one attempt gets: where to send it, how to abort it and the headers that carry the trace id. */
+export interface AttemptInput {
+  /** The target of this attempt. */
+  readonly target: Target;
+  /** Aborted on the request's deadline or when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Headers for the provider call (`traceparent`, `x-trace-id`). */
+  readonly headers: Record<string, string>;
+  /** Options for the `verdict/unified/ai-sdk` adapter: provider, model and trace id. */
+  readonly adapter: AiSdkOptions;
+}
+
+/** How hard to try. */
+export interface Reliability {
+  /** Retries of one target after its first attempt. */
+  readonly retries: number;
+  /** First backoff delay in milliseconds (doubled each retry, with jitter). */
+  readonly retryBaseMs: number;
+  /** Longest `retry-after` honoured; a longer one moves on to the next target. */
+  readonly maxRetryAfterMs: number;
+  /** Deadline of the whole request in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/** The outcome of a call with its attempts counted. */
+export interface CallOutcome<R> {
+  /** The envelope when the call failed for good (or was converted already). */
+  readonly failure?: UnifiedOutput;
+  /** The raw AI SDK result when an attempt succeeded, with the target that gave it. */
+  readonly result?: { value: R; target: Target; input: AttemptInput };
+  /** Attempts made, over every target. */
+  readonly attempts: number;
+  /** Targets that failed before the last one, with their code. */
+  readonly fallbackFrom: { target: string; code: string }[];
+  /** Ends the deadline timer; call it when the answer is complete (streams end later than the call). */
+  readonly finish: () => void;
+  /** The signal of the request (deadline and client), for work that goes on after the call (streams). */
+  readonly signal: AbortSignal;
+  /** True once the deadline passed. */
+  readonly timedOut: () => boolean;
+}
+
+/** Codes worth another attempt at the same target: rate limits, provider 5xx, overload, provider timeouts. */
+const RETRYABLE: ReadonlySet<string> = new Set<UnifiedErrorCode>([
+  'RATE_LIMITED',
+  'PROVIDER_ERROR',
+  'PROVIDER_UNAVAILABLE',
+  'PROVIDER_TIMEOUT',
+]);
+
+/** Codes that are the request's own fault: another target would refuse it too, so no fallback. */
+const NO_FALLBACK: ReadonlySet<string> = new Set<UnifiedErrorCode>([
+  'VALIDATION_ERROR',
+  'CONTEXT_LENGTH_EXCEEDED',
+  'CONTENT_FILTERED',
+  'PAYLOAD_TOO_LARGE',
+]);
+
+/** The delay a failed call asks for: OpenAI's `retry-after-ms`, else `retry-after` in seconds or as a date. */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
+  if (headers === undefined || headers === null) return undefined;
+  const lower = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+  const ms = Number(lower['retry-after-ms']);
+  if (lower['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = lower['retry-after'];
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A random 16-hex-digit span id for the `traceparent` sent to providers. */
+function spanId(): string {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  if (bytes.every((byte) => byte === 0)) bytes[7] = 1;
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Headers that pass the trace id on to the provider: always `x-trace-id`, and `traceparent` for W3C ids. */
+export function traceHeaders(traceId: string): Record<string, string> {
+  const headers: Record<string, string> = { 'x-trace-id': traceId };
+  if (/^[0-9a-f]{32}$/.test(traceId)) headers.traceparent = `00-${traceId}-${spanId()}-01`;
+  return headers;
+}
+
+/**
+ * Call the targets in order (fallbacks), each up to `1 + retries` times, within one deadline. The AI SDK's own
+ * retries are off (`maxRetries: 0` in every call), so each attempt here is one provider request and the count
+ * in `metadata.attempts` is exact. Retries wait with exponential backoff, or what `retry-after` asks for.
+ */
+export async function callWithFallbacks<R>(options: {
+  targets: readonly Target[];
+  traceId: string;
+  reliability: Reliability;
+  clientSignal: AbortSignal | undefined;
+  call: (input: AttemptInput) => Promise<R>;
+}): Promise<CallOutcome<R>> {
+  const { targets, traceId, reliability } = options;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException('The request deadline passed.', 'TimeoutError')),
+    reliability.timeoutMs,
+  );
+  const signal =
+    options.clientSignal === undefined
+      ? deadline.signal
+      : AbortSignal.any([deadline.signal, options.clientSignal]);
+  const startedAt = Date.now();
+  const finish = () => clearTimeout(timer);
+  const fallbackFrom: { target: string; code: string }[] = [];
+  let attempts = 0;
+  let last: UnifiedOutput | undefined;
+  const outcome = (rest: Partial<CallOutcome<R>>): CallOutcome<R> => ({
+    attempts,
+    fallbackFrom,
+    finish,
+    signal,
+    timedOut: () => deadline.signal.aborted,
+    ...rest,
+  });
+  for (const target of targets) {
+    const adapter: AiSdkOptions = { provider: target.provider.id, traceId };
+    for (let retry = 0; retry <= reliability.retries; retry++) {
+      if (signal.aborted) break;
+      attempts++;
+      const input: AttemptInput = { target, signal, headers: traceHeaders(traceId), adapter };
+      try {
+        const value = await options.call(input);
+        return outcome({ result: { value, target, input } });
+      } catch (error) {
+        if (signal.aborted) break;
+        last = fromAiSdkError(error, adapter);
+        if (last.success || !RETRYABLE.has(last.error.code) || retry === reliability.retries) break;
+        const asked = retryAfterMs(error);
+        if (asked !== undefined && asked > reliability.maxRetryAfterMs) break;
+        const backoff = reliability.retryBaseMs * 2 ** retry * (0.5 + Math.random() / 2);
+        const delay = asked ?? backoff;
+        if (Date.now() - startedAt + delay >= reliability.timeoutMs) break;
+        await sleep(delay, signal);
+      }
+    }
+    if (signal.aborted || last === undefined || last.success || NO_FALLBACK.has(last.error.code)) break;
+    if (target !== targets[targets.length - 1])
+      fallbackFrom.push({ target: target.label, code: last.error.code });
+  }
+  if (deadline.signal.aborted) {
+    finish();
+    const provider = targets[Math.min(fallbackFrom.length, targets.length - 1)]?.provider.id ?? 'system';
+    return outcome({
+      failure: assembleFailure(
+        provider,
+        'PROVIDER_TIMEOUT',
+        `No answer within the route's deadline of ${reliability.timeoutMs} ms.`,
+        { timeout_ms: reliability.timeoutMs },
+        { trace_id: traceId },
+      ),
+    });
+  }
+  if (signal.aborted) {
+    finish();
+    return outcome({
+      failure: assembleFailure(
+        'system',
+        'REQUEST_TIMEOUT',
+        'The client closed the request before the answer.',
+        {},
+        { trace_id: traceId },
+      ),
+    });
+  }
+  finish();
+  return outcome({
+    failure:
+      last ?? assembleFailure('system', 'INTERNAL_ERROR', 'No target was tried.', {}, { trace_id: traceId }),
+  });
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
+
+/** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'replicate', 'openai-compatible'] as const;
+
+/** One of {@link PROVIDER_TYPES}. */
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+/** The gateway's routes that call providers; each may have its own timeout and retries. */
+export const ROUTE_NAMES = ['text', 'images', 'speech', 'transcriptions', 'videos'] as const;
+
+/** One of {@link ROUTE_NAMES}. */
+export type RouteName = (typeof ROUTE_NAMES)[number];
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+const providerSchema = z.strictObject({
+  type: z.enum(PROVIDER_TYPES).optional(),
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  apiKey: z.string().min(1).optional(),
+  apiKeyEnv: envName.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  api: z.enum(['chat', 'responses']).optional(),
+});
+
+const routeSchema = z.strictObject({
+  timeoutMs: positiveInt.optional(),
+  retries: nonNegativeInt.max(10).optional(),
+  maxBodyBytes: positiveInt.optional(),
+});
+
+const targetSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model');
+
+/** The schema a configuration (file or object) is checked against; every problem is reported at once. */
+export const gatewayConfigSchema = z.strictObject({
+  providers: z.record(z.string(), providerSchema).optional(),
+  aliases: z.record(z.string(), z.union([targetSchema, z.array(targetSchema).min(1)])).optional(),
+  routes: z.partialRecord(z.enum(ROUTE_NAMES), routeSchema).optional(),
+  timeoutMs: positiveInt.optional(),
+  retries: nonNegativeInt.max(10).optional(),
+  retryBaseMs: nonNegativeInt.optional(),
+  maxRetryAfterMs: nonNegativeInt.optional(),
+  concurrency: positiveInt.optional(),
+  queue: nonNegativeInt.optional(),
+  maxBodyBytes: positiveInt.optional(),
+  keys: z.array(z.string().min(16, 'gateway keys must be at least 16 characters')).optional(),
+  keysEnv: envName.optional(),
+  cors: z.strictObject({ origins: z.array(z.string().min(1)).min(1) }).optional(),
+  logContent: z.boolean().optional(),
+  shutdownGraceMs: nonNegativeInt.optional(),
+  videoPollMs: positiveInt.optional(),
+});
+
+/** How to reach one provider. */
+export interface ProviderSettings {
+  /** Which AI SDK provider package speaks to it; by default the id when it names one, else `openai-compatible`. */
+  type?: ProviderType | undefined;
+  /** Base URL of its API (the tests point it at local replay servers). */
+  baseURL?: string | undefined;
+  /** The API key itself (programmatic use; a config file names a variable with `apiKeyEnv` instead). */
+  apiKey?: string | undefined;
+  /** Environment variable holding the API key; by default the provider's usual one (`OPENAI_API_KEY`…). */
+  apiKeyEnv?: string | undefined;
+  /** Extra headers sent with every call. */
+  headers?: Record<string, string> | undefined;
+  /** OpenAI only: Chat Completions (`chat`, the default) or the Responses API. */
+  api?: 'chat' | 'responses' | undefined;
+}
+
+/** Limits of one route. */
+export interface RouteSettings {
+  /** Deadline of the whole request (all attempts and fallbacks), in milliseconds. */
+  timeoutMs?: number | undefined;
+  /** Retries of one target after its first attempt. */
+  retries?: number | undefined;
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes?: number | undefined;
+}
+
+/** The gateway's configuration: the shape of a config file, also accepted by `createGateway`. */
+export interface GatewayConfig {
+  /** Providers by id (the id is the envelope's `provider`); by default one per provider whose key variable is set. */
+  providers?: Record<string, ProviderSettings> | undefined;
+  /** Model aliases: a name for one `provider:model` target or a list tried in order (fallbacks). */
+  aliases?: Record<string, string | string[]> | undefined;
+  /** Per-route limits, over the defaults below. */
+  routes?: Partial<Record<RouteName, RouteSettings>> | undefined;
+  /** Default deadline of a request in milliseconds (60 000; videos 600 000). */
+  timeoutMs?: number | undefined;
+  /** Default retries of one target after its first attempt (2). */
+  retries?: number | undefined;
+  /** First backoff delay in milliseconds, doubled on each retry, with jitter (250). */
+  retryBaseMs?: number | undefined;
+  /** Longest `retry-after` the gateway waits for; a longer one ends the retries of that target (20 000). */
+  maxRetryAfterMs?: number | undefined;
+  /** Provider requests served at once (64). */
+  concurrency?: number | undefined;
+  /** Requests waiting for a place; past that the answer is `RATE_LIMITED` with `retry-after` (256). */
+  queue?: number | undefined;
+  /** Largest request body in bytes (1 MiB; transcriptions 25 MiB). */
+  maxBodyBytes?: number | undefined;
+  /** Gateway keys clients must send as `Authorization: Bearer …`; none means no authentication. */
+  keys?: string[] | undefined;
+  /** Environment variable holding comma-separated gateway keys (`VERDICT_GATEWAY_KEYS` when unset). */
+  keysEnv?: string | undefined;
+  /** Origins allowed by CORS; CORS is off when absent. */
+  cors?: { origins: string[] } | undefined;
+  /** Log prompt and output text (off by default). */
+  logContent?: boolean | undefined;
+  /** How long a graceful stop waits for requests in flight, in milliseconds (10 000). */
+  shutdownGraceMs?: number | undefined;
+  /** Milliseconds between two status checks of a video job (2 000). */
+  videoPollMs?: number | undefined;
+}
+
+/** One problem in a configuration: where (JSON Pointer) and what. */
+export interface ConfigProblem {
+  /** JSON Pointer of the offending member (`""` for the whole document). */
+  path: string;
+  /** One sentence saying what is wrong. */
+  message: string;
+}
+
+/** The outcome of {@link checkGatewayConfig}. */
+export type ConfigCheck = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[] };
+
+/** A JSON Pointer from a path of keys and indexes (RFC 6901 escaping). */
+export function toPointer(path: readonly PropertyKey[]): string {
+  return path.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+/** Every issue of a failed zod parse as a problem with its JSON Pointer; unknown members get one each. */
+export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: toPointer([...issue.path, key]),
+          message: `Unknown member "${key}".`,
+        }))
+      : [{ path: toPointer(issue.path), message: issue.message }],
+  );
+}
+
+/** The provider type an id stands for when the configuration does not say. */
+export function providerTypeOf(id: string, settings: ProviderSettings | undefined): ProviderType {
+  if (settings?.type !== undefined) return settings.type;
+  return (PROVIDER_TYPES as readonly string[]).includes(id) ? (id as ProviderType) : 'openai-compatible';
+}
+
+/**
+ * Check a configuration strictly: unknown members, wrong types, provider ids that cannot name an envelope's
+ * provider, aliases whose targets name no configured provider, openai-compatible providers without a base URL.
+ * Every problem is listed; nothing throws.
+ */
+export function checkGatewayConfig(value: unknown): ConfigCheck {
+  const parsed = gatewayConfigSchema.safeParse(value);
+  if (!parsed.success) return { ok: false, problems: problemsOf(parsed.error.issues) };
+  const config = parsed.data as GatewayConfig;
+  const problems: ConfigProblem[] = [];
+  for (const [id, settings] of Object.entries(config.providers ?? {})) {
+    if (!PROVIDER_ID_PATTERN.test(id)) {
+      problems.push({
+        path: toPointer(['providers', id]),
+        message:
+          'A provider id is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.',
+      });
+    }
+    const type = providerTypeOf(id, settings);
+    if (
+      type === 'openai-compatible' &&
+      settings.baseURL === undefined &&
+      KNOWN_COMPATIBLE[id] === undefined
+    ) {
+      problems.push({
+        path: toPointer(['providers', id, 'baseURL']),
+        message: `Provider "${id}" is openai-compatible and needs a baseURL.`,
+      });
+    }
+    if (settings.api !== undefined && type !== 'openai') {
+      problems.push({
+        path: toPointer(['providers', id, 'api']),
+        message: '"api" applies to openai providers only.',
+      });
+    }
+  }
+  if (config.providers !== undefined) {
+    for (const [alias, targets] of Object.entries(config.aliases ?? {})) {
+      const list = Array.isArray(targets) ? targets : [targets];
+      list.forEach((target, index) => {
+        const provider = target.slice(0, target.indexOf(':'));
+        if (!Object.hasOwn(config.providers ?? {}, provider)) {
+          problems.push({
+            path: toPointer(Array.isArray(targets) ? ['aliases', alias, index] : ['aliases', alias]),
+            message: `Alias "${alias}" names provider "${provider}", which is not configured.`,
+          });
+        }
+      });
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
+}
+
+/** OpenAI-compatible services known by id: their default base URL and key variable. */
+export const KNOWN_COMPATIBLE: Readonly<
+  Record<string, { baseURL: string; keyEnv: string; baseEnv: string }>
+> = {
+  openrouter: {
+    baseURL: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    baseEnv: 'OPENROUTER_BASE_URL',
+  },
+  groq: { baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', baseEnv: 'GROQ_BASE_URL' },
+};
+
+/** The key and base-URL variables of each provider type, as their SDKs read them. */
+export const PROVIDER_ENV: Readonly<
+  Record<Exclude<ProviderType, 'openai-compatible'>, { keyEnv: string; baseEnv: string }>
+> = {
+  openai: { keyEnv: 'OPENAI_API_KEY', baseEnv: 'OPENAI_BASE_URL' },
+  anthropic: { keyEnv: 'ANTHROPIC_API_KEY', baseEnv: 'ANTHROPIC_BASE_URL' },
+  google: { keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', baseEnv: 'GOOGLE_GENERATIVE_AI_BASE_URL' },
+  replicate: { keyEnv: 'REPLICATE_API_TOKEN', baseEnv: 'REPLICATE_BASE_URL' },
+};
+
+/** The key variable of a provider: its configured `apiKeyEnv`, else its type's usual one. */
+export function keyEnvOf(id: string, settings: ProviderSettings | undefined): string | undefined {
+  if (settings?.apiKeyEnv !== undefined) return settings.apiKeyEnv;
+  const type = providerTypeOf(id, settings);
+  if (type === 'openai-compatible') return KNOWN_COMPATIBLE[id]?.keyEnv;
+  return PROVIDER_ENV[type].keyEnv;
+}
+
+/**
+ * The zero-configuration providers: one per provider whose key variable is set, with the base URL its
+ * variable names (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`…) when set.
+ */
+export function providersFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, ProviderSettings> {
+  const providers: Record<string, ProviderSettings> = {};
+  const present = (name: string) => (env[name] ?? '').trim() !== '';
+  for (const [id, names] of Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE })) {
+    if (!present(names.keyEnv)) continue;
+    providers[id] = present(names.baseEnv) ? { baseURL: env[names.baseEnv] } : {};
+  }
+  return providers;
+}

@@ -1,0 +1,434 @@
+import { type Context, Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { assembleFailure } from '../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../unified/status-for-code.js';
+import { toHttpResponse } from '../unified/to-http-response.js';
+import { traceIdFrom } from '../unified/trace-id-from.js';
+import type { UnifiedOutput } from '../unified/types.js';
+import type { Reliability, Target } from './call-with-fallbacks.js';
+import { type GatewayConfig, providersFromEnv, type RouteName } from './config.js';
+import { GatewayMetrics } from './metrics.js';
+import { createKeyCheck } from './middleware/check-key.js';
+import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
+import { createOpenApiDocument } from './openapi.js';
+import { createProviderModels, MODALITIES_OF, type Modality, type ProviderModels } from './providers.js';
+import { registerProviderRoutes } from './routes/provider-routes.js';
+
+/** Answers a request for a static asset (the console), or `undefined` to let the gateway answer. */
+export type AssetHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
+
+/** Everything `createGateway` takes: the configuration plus what only code can give. */
+export interface GatewayOptions extends GatewayConfig {
+  /** Environment for provider keys and base URLs (`process.env` by the CLI); default: none. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Receives one JSON log line per request; default: none (the CLI writes them to stderr). */
+  log?: ((line: string) => void) | undefined;
+  /**
+   * Static assets such as the web console: asked first for every `GET`/`HEAD` outside `/v1/`, `/healthz`,
+   * `/metrics` and `/openapi.json`; what it does not answer becomes a `NOT_FOUND` envelope.
+   */
+  console?: AssetHandler | undefined;
+}
+
+/** Facts about one request, gathered for its log line and the metrics. */
+export interface RequestFacts {
+  route: string;
+  provider?: string;
+  model?: string;
+  target?: string;
+  attempts: number;
+  code?: string;
+  usage?: { input_tokens: number; output_tokens: number };
+  input?: unknown;
+  content?: string;
+  /** Set by streamed answers: the log line and metrics wait for the end of the stream. */
+  pending?: Promise<void>;
+}
+
+/** Hono's variables in a gateway request. */
+export interface GatewayEnv {
+  Variables: { traceId: string; facts: RequestFacts };
+}
+
+/** What the routes share: resolved providers, limits and the metrics. */
+export interface GatewayRuntime {
+  /** Providers by id. */
+  readonly providers: ReadonlyMap<string, ProviderModels>;
+  /** Aliases by name, each a list of targets. */
+  readonly aliases: Readonly<Record<string, string[]>>;
+  /** Retry and deadline settings of a route. */
+  reliability(route: RouteName): Reliability;
+  /** Largest request body of a route. */
+  maxBodyBytes(route: RouteName): number;
+  /** The concurrency limit shared by the provider routes. */
+  readonly limit: ConcurrencyLimit;
+  /** The metrics of this instance. */
+  readonly metrics: GatewayMetrics;
+  /** Log prompts and outputs. */
+  readonly logContent: boolean;
+  /** Milliseconds between two status checks of a video job. */
+  readonly videoPollMs: number;
+  /** Targets of a requested model for a modality, or the failure to answer. */
+  resolve(
+    model: string,
+    modality: Modality,
+    traceId: string,
+  ): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput };
+}
+
+/** A Hono app serving the gateway, with what a server needs to stop gracefully. */
+export type Gateway = Hono<GatewayEnv> & {
+  /** Refuse new provider requests (`PROVIDER_UNAVAILABLE`) from now on; requests in flight go on. */
+  close(): void;
+  /** Resolves once no request is in flight (or at once when none is). */
+  idle(): Promise<void>;
+  /** Requests being answered now. */
+  inFlight(): number;
+};
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_VIDEO_TIMEOUT_MS = 600_000;
+const DEFAULT_BODY_BYTES = 1024 * 1024;
+const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
+
+/** A failure from the gateway itself (`provider: "system"`). */
+export function systemFailure(
+  code: UnifiedErrorCode,
+  message: string,
+  traceId: string,
+  details: Record<string, unknown> = {},
+): UnifiedOutput {
+  return assembleFailure('system', code, message, details, { trace_id: traceId });
+}
+
+/** A success from the gateway itself (`provider: "system"`, no usage), its facts in `metadata`. */
+export function systemSuccess(
+  content: string,
+  traceId: string,
+  metadata: Record<string, unknown>,
+): UnifiedOutput {
+  return {
+    success: true,
+    content,
+    provider: 'system',
+    usage: { input_tokens: 0, output_tokens: 0 },
+    metadata: { trace_id: traceId, usage_reported: false, ...metadata },
+    images: [],
+    files: [],
+    videos: [],
+  };
+}
+
+/**
+ * Serve an envelope: validated (an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id
+ * in `x-trace-id`, and its facts kept for the log line.
+ */
+export function respond(
+  c: Context<GatewayEnv>,
+  envelope: UnifiedOutput,
+  headers?: Record<string, string>,
+): Response {
+  noteEnvelope(c.get('facts'), envelope);
+  return toHttpResponse(envelope, headers === undefined ? undefined : { headers });
+}
+
+/** Keep an envelope's facts (code, provider, model, usage) for the log line and the metrics. */
+export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedOutput): void {
+  if (facts === undefined) return;
+  facts.provider = envelope.provider;
+  facts.code = envelope.success ? 'ok' : envelope.error.code;
+  const model = envelope.metadata.model;
+  if (typeof model === 'string') facts.model = model;
+  if (envelope.success) facts.usage = envelope.usage;
+}
+
+const ROUTE_PATHS = [
+  '/v1/text',
+  '/v1/images',
+  '/v1/speech',
+  '/v1/transcriptions',
+  '/v1/videos',
+  '/v1/models',
+];
+
+function routeLabel(path: string): string {
+  return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
+    ? path
+    : 'other';
+}
+
+function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): GatewayRuntime {
+  const env = options.env ?? {};
+  const settings = options.providers ?? providersFromEnv(env);
+  const providers = new Map(
+    Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env)]),
+  );
+  const aliases = Object.fromEntries(
+    Object.entries(options.aliases ?? {}).map(([name, targets]) => [
+      name,
+      Array.isArray(targets) ? targets : [targets],
+    ]),
+  );
+  const route = (name: RouteName) => options.routes?.[name];
+  return {
+    providers,
+    aliases,
+    metrics,
+    logContent: options.logContent ?? false,
+    videoPollMs: options.videoPollMs ?? 2000,
+    limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256, metrics),
+    reliability: (name) => ({
+      retries: route(name)?.retries ?? options.retries ?? 2,
+      retryBaseMs: options.retryBaseMs ?? 250,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 20_000,
+      timeoutMs:
+        route(name)?.timeoutMs ??
+        options.timeoutMs ??
+        (name === 'videos' ? DEFAULT_VIDEO_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
+    }),
+    maxBodyBytes: (name) =>
+      route(name)?.maxBodyBytes ??
+      options.maxBodyBytes ??
+      (name === 'transcriptions' ? DEFAULT_AUDIO_BODY_BYTES : DEFAULT_BODY_BYTES),
+    resolve(model, modality, traceId) {
+      const labels = aliases[model] ?? [model];
+      const targets: Target[] = [];
+      const problems: string[] = [];
+      for (const label of labels) {
+        const colon = label.indexOf(':');
+        const provider = colon > 0 ? providers.get(label.slice(0, colon)) : undefined;
+        const modelId = label.slice(colon + 1);
+        if (provider === undefined || modelId === '') {
+          problems.push(label);
+          continue;
+        }
+        if (provider[modality] === undefined) {
+          return {
+            ok: false,
+            failure: systemFailure(
+              'VALIDATION_ERROR',
+              `Provider "${provider.id}" offers no ${modality} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              traceId,
+              { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
+            ),
+          };
+        }
+        targets.push({ provider, modelId, label });
+      }
+      if (targets.length > 0) return { ok: true, targets };
+      const configured = [...providers.keys()];
+      const names = Object.keys(aliases);
+      return {
+        ok: false,
+        failure: systemFailure(
+          'NOT_FOUND',
+          configured.length === 0
+            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, or give a config file).`
+            : `Unknown model "${model}": use provider:model with a configured provider (${configured.join(', ')})${names.length > 0 ? ` or an alias (${names.join(', ')})` : ''}.`,
+          traceId,
+          { model, providers: configured, aliases: names, unknown: problems },
+        ),
+      };
+    },
+  };
+}
+
+/**
+ * The gateway: one HTTP API in front of text, image, speech, transcription and video providers, answering
+ * every request with a unified envelope whose status follows its code (docs/gateway.md). A Hono app, so it
+ * serves anywhere a Web `fetch` handler runs; `verdict gateway` serves it on Node.
+ * @example
+ * import { serve } from '@hono/node-server';
+ * const gateway = createGateway({ env: process.env, log: (line) => process.stderr.write(`${line}\n`) });
+ * serve({ fetch: gateway.fetch, port: 8787, hostname: '127.0.0.1' });
+ */
+export function createGateway(options: GatewayOptions = {}): Gateway {
+  const metrics = new GatewayMetrics();
+  const runtime = createRuntime(options, metrics);
+  const app = new Hono<GatewayEnv>();
+  let closing = false;
+  let active = 0;
+  let idleWaiters: (() => void)[] = [];
+  const checkIdle = () => {
+    if (active !== 0) return;
+    for (const wake of idleWaiters) wake();
+    idleWaiters = [];
+  };
+  const keys = [
+    ...(options.keys ?? []),
+    ...(options.env?.[options.keysEnv ?? 'VERDICT_GATEWAY_KEYS'] ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+  ];
+  const checkKey = keys.length > 0 ? createKeyCheck(keys) : undefined;
+
+  // Outermost: trace id, one log line and the metrics for every request, whatever answers it.
+  app.use(async (c, next) => {
+    const started = performance.now();
+    active++;
+    const traceId = traceIdFrom(c.req.raw.headers);
+    const facts: RequestFacts = { route: routeLabel(c.req.path), attempts: 0 };
+    c.set('traceId', traceId);
+    c.set('facts', facts);
+    const finalize = () => {
+      const seconds = (performance.now() - started) / 1000;
+      const status = c.res.status;
+      metrics.record({
+        route: facts.route,
+        status,
+        code: facts.code ?? (status < 400 ? 'ok' : 'INTERNAL_ERROR'),
+        seconds,
+        attempts: facts.attempts,
+        provider: facts.provider ?? 'system',
+      });
+      options.log?.(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          trace_id: traceId,
+          method: c.req.method,
+          route: facts.route,
+          status,
+          code: facts.code ?? (status < 400 ? 'ok' : undefined),
+          provider: facts.provider,
+          model: facts.model,
+          target: facts.target,
+          latency_ms: Math.round(seconds * 1000),
+          attempts: facts.attempts,
+          usage: facts.usage,
+          ...(runtime.logContent ? { input: facts.input, content: facts.content } : {}),
+        }),
+      );
+      active--;
+      checkIdle();
+    };
+    try {
+      await next();
+    } finally {
+      c.header('x-trace-id', traceId);
+      if (closing) c.header('connection', 'close');
+      if (facts.pending === undefined) finalize();
+      else facts.pending.then(finalize, finalize);
+    }
+  });
+
+  if (options.cors !== undefined) {
+    app.use(
+      cors({
+        origin: options.cors.origins,
+        allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
+        exposeHeaders: ['x-trace-id', 'retry-after'],
+      }),
+    );
+  }
+
+  // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
+  if (checkKey !== undefined) {
+    const requireKey = async (c: Context<GatewayEnv>, next: () => Promise<void>) => {
+      if (await checkKey(c.req.header('authorization'))) return next();
+      return respond(
+        c,
+        systemFailure(
+          'AUTHENTICATION_ERROR',
+          'Send a gateway key as "Authorization: Bearer <key>".',
+          c.get('traceId'),
+        ),
+        { 'www-authenticate': 'Bearer' },
+      );
+    };
+    app.use('/v1/*', requireKey);
+    app.use('/metrics', requireKey);
+  }
+  app.use('/v1/*', async (c, next) => {
+    if (closing) {
+      return respond(
+        c,
+        systemFailure(
+          'PROVIDER_UNAVAILABLE',
+          'The gateway is shutting down; retry on another instance.',
+          c.get('traceId'),
+        ),
+        { connection: 'close', 'retry-after': '1' },
+      );
+    }
+    await next();
+  });
+
+  // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
+  // stopping, so a load balancer's readiness check and a client read the same thing.
+  app.get('/healthz', (c) =>
+    respond(
+      c,
+      closing
+        ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
+        : systemSuccess(`Serving ${runtime.providers.size} provider(s).`, c.get('traceId'), {
+            providers: [...runtime.providers.keys()],
+          }),
+    ),
+  );
+  app.get('/metrics', (c) => {
+    c.get('facts').code = 'ok';
+    return c.body(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+  });
+  app.get('/openapi.json', (c) => {
+    c.get('facts').code = 'ok';
+    return c.json(createOpenApiDocument());
+  });
+  app.get('/v1/models', (c) => {
+    const traceId = c.get('traceId');
+    const providers = [...runtime.providers.values()].map((provider) => ({
+      id: provider.id,
+      type: provider.type,
+      modalities: [...MODALITIES_OF[provider.type]],
+    }));
+    const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
+    return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
+  });
+  registerProviderRoutes(app, runtime);
+
+  app.notFound(async (c) => {
+    if (
+      options.console !== undefined &&
+      (c.req.method === 'GET' || c.req.method === 'HEAD') &&
+      !c.req.path.startsWith('/v1/')
+    ) {
+      const asset = await options.console(c.req.raw);
+      if (asset !== undefined) {
+        c.get('facts').code = asset.ok ? 'ok' : 'NOT_FOUND';
+        return asset;
+      }
+    }
+    return respond(
+      c,
+      systemFailure(
+        'NOT_FOUND',
+        `No route ${c.req.method} ${c.req.path}; GET /openapi.json lists them.`,
+        c.get('traceId'),
+        {
+          method: c.req.method,
+          path: c.req.path,
+        },
+      ),
+    );
+  });
+  app.onError((error, c) => {
+    // A bug or a framework error: the answer says so without internals; the log line has the code only.
+    const traceId = c.get('traceId') ?? traceIdFrom(c.req.raw.headers);
+    return respond(
+      c,
+      systemFailure('INTERNAL_ERROR', 'The gateway failed to answer this request.', traceId, {
+        error: error instanceof Error ? error.name : typeof error,
+      }),
+    );
+  });
+
+  return Object.assign(app, {
+    close() {
+      closing = true;
+    },
+    idle() {
+      return active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    inFlight: () => active,
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * verdict/gateway: the unified AI output as a running service — a Hono app answering every request with a
+ * unified envelope (docs/gateway.md). Runs wherever a Web `fetch` handler runs; `verdict gateway` serves it on Node.
+ */
+export {
+  type ConfigCheck,
+  type ConfigProblem,
+  checkGatewayConfig,
+  type GatewayConfig,
+  PROVIDER_TYPES,
+  type ProviderSettings,
+  type ProviderType,
+  providersFromEnv,
+  ROUTE_NAMES,
+  type RouteName,
+  type RouteSettings,
+} from './config.js';
+export { type AssetHandler, createGateway, type Gateway, type GatewayOptions } from './create-gateway.js';
+export { createOpenApiDocument } from './openapi.js';
+export { MODALITIES_OF, type Modality } from './providers.js';

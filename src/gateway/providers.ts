@@ -1,0 +1,133 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createReplicate } from '@ai-sdk/replicate';
+import type {
+  experimental_generateVideo,
+  ImageModel,
+  LanguageModel,
+  SpeechModel,
+  TranscriptionModel,
+} from 'ai';
+import {
+  KNOWN_COMPATIBLE,
+  keyEnvOf,
+  PROVIDER_ENV,
+  type ProviderSettings,
+  type ProviderType,
+  providerTypeOf,
+} from './config.js';
+
+/** A video model, as `experimental_generateVideo` takes it. */
+export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
+
+/** The kinds of model a route asks for. */
+export type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
+
+/** Makes the models of one configured provider, per modality; a missing entry means "not offered". */
+export interface ProviderModels {
+  /** The configured id, which is the envelope's `provider`. */
+  readonly id: string;
+  /** Which AI SDK provider package serves it. */
+  readonly type: ProviderType;
+  /** The base URL in use, for `GET /v1/models` (never a key). */
+  readonly baseURL: string | undefined;
+  readonly text?: (modelId: string) => LanguageModel;
+  readonly images?: (modelId: string) => ImageModel;
+  readonly speech?: (modelId: string) => SpeechModel;
+  readonly transcriptions?: (modelId: string) => TranscriptionModel;
+  readonly videos?: (modelId: string) => VideoModel;
+}
+
+/** What each provider type offers, for the docs and `GET /v1/models`. */
+export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> = {
+  openai: ['text', 'images', 'speech', 'transcriptions'],
+  anthropic: ['text'],
+  google: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+  replicate: ['images', 'videos'],
+  'openai-compatible': ['text', 'images'],
+};
+
+/**
+ * Build the AI SDK provider of one configured provider. The key comes from the settings or the environment at
+ * build time and stays inside the SDK's provider object: nothing the gateway logs or answers can reach it.
+ */
+export function createProviderModels(
+  id: string,
+  settings: ProviderSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): ProviderModels {
+  const type = providerTypeOf(id, settings);
+  const keyEnv = keyEnvOf(id, settings);
+  const apiKey = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]);
+  const baseEnv = type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseEnv : PROVIDER_ENV[type].baseEnv;
+  const baseURL =
+    settings.baseURL ??
+    (baseEnv === undefined ? undefined : env[baseEnv] || undefined) ??
+    (type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseURL : undefined);
+  const common = {
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+  };
+  // A missing key is sent as an empty one: the provider then answers 401, which becomes AUTHENTICATION_ERROR,
+  // instead of the SDK throwing LoadAPIKeyError with the variable's name on every call.
+  const key = apiKey ?? '';
+  switch (type) {
+    case 'openai': {
+      const openai = createOpenAI({ ...common, apiKey: key, name: id });
+      return {
+        id,
+        type,
+        baseURL,
+        text: (model) => (settings.api === 'responses' ? openai.responses(model) : openai.chat(model)),
+        images: (model) => openai.image(model),
+        speech: (model) => openai.speech(model),
+        transcriptions: (model) => openai.transcription(model),
+      };
+    }
+    case 'anthropic': {
+      const anthropic = createAnthropic({ ...common, apiKey: key });
+      return { id, type, baseURL, text: (model) => anthropic(model) };
+    }
+    case 'google': {
+      const google = createGoogleGenerativeAI({ ...common, apiKey: key });
+      return {
+        id,
+        type,
+        baseURL,
+        text: (model) => google(model),
+        images: (model) => google.image(model),
+        speech: (model) => google.speech(model),
+        transcriptions: (model) => google.transcription(model),
+        videos: (model) => google.video(model),
+      };
+    }
+    case 'replicate': {
+      const replicate = createReplicate({ ...common, apiToken: key });
+      return {
+        id,
+        type,
+        baseURL,
+        images: (model) => replicate.image(model),
+        videos: (model) => replicate.video(model),
+      };
+    }
+    case 'openai-compatible': {
+      const compatible = createOpenAICompatible({
+        ...common,
+        baseURL: baseURL ?? '',
+        name: id,
+        apiKey: key,
+        includeUsage: true,
+      });
+      return {
+        id,
+        type,
+        baseURL,
+        text: (model) => compatible.chatModel(model),
+        images: (model) => compatible.imageModel(model),
+      };
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import { readJson } from '../json/index.js';
+import type { UnifiedErrorCode } from '../unified/status-for-code.js';
+import { type ConfigProblem, problemsOf, toPointer } from './config.js';
+
+/** Why a request body was refused: the failure's code, a sentence and its details. */
+export interface RequestProblem {
+  /** `VALIDATION_ERROR` or `PAYLOAD_TOO_LARGE`. */
+  code: UnifiedErrorCode;
+  /** One sentence for people. */
+  message: string;
+  /** Machine-readable details; `problems` lists every problem with its JSON Pointer. */
+  details: Record<string, unknown>;
+}
+
+/** The outcome of reading a request. */
+export type RequestRead<T> = { ok: true; value: T } | { ok: false; problem: RequestProblem };
+
+/** Deepest nesting accepted in a request body: requests are shallow, so deep bodies are refused early. */
+const MAX_REQUEST_DEPTH = 64;
+
+function tooLarge(limit: number): RequestRead<never> {
+  return {
+    ok: false,
+    problem: {
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The request body is larger than ${limit} bytes.`,
+      details: { max_body_bytes: limit },
+    },
+  };
+}
+
+/** Read the raw body, refusing more than `limit` bytes without reading past them. */
+export async function readBodyBytes(request: Request, limit: number): Promise<RequestRead<Uint8Array>> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return tooLarge(limit);
+  if (request.body === null) return { ok: true, value: new Uint8Array() };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, value: bytes };
+}
+
+/** A `VALIDATION_ERROR` problem listing `problems`. */
+export function invalidRequest(
+  problems: ConfigProblem[],
+  extra: Record<string, unknown> = {},
+): RequestProblem {
+  const listed = problems
+    .slice(0, 3)
+    .map((problem) => `${problem.path || '/'}: ${problem.message}`)
+    .join('; ');
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  return {
+    code: 'VALIDATION_ERROR',
+    message: `The request is invalid: ${listed}${more}`,
+    details: { problems, ...extra },
+  };
+}
+
+/** Parse JSON bytes with verdict's strict reader (UTF-8, duplicate members, depth) and check them against `schema`. */
+export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema: S): RequestRead<z.infer<S>> {
+  if (bytes.byteLength === 0) {
+    return {
+      ok: false,
+      problem: invalidRequest([{ path: '', message: 'The request body is empty; send a JSON object.' }]),
+    };
+  }
+  const read = readJson(bytes, { maxDepth: MAX_REQUEST_DEPTH });
+  if (!read.ok) {
+    const where = read.error.line === undefined ? {} : { line: read.error.line, column: read.error.column };
+    return {
+      ok: false,
+      problem: invalidRequest([{ path: '', message: `The body is not JSON: ${read.error.message}` }], {
+        reason: read.error.reason,
+        ...where,
+      }),
+    };
+  }
+  const problems: ConfigProblem[] = read.duplicates.map((duplicate) => ({
+    path: `${duplicate.path}${toPointer([duplicate.key])}`,
+    message: `Member "${duplicate.key}" appears more than once.`,
+  }));
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) problems.push(...problemsOf(parsed.error.issues));
+  if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };
+  return { ok: true, value: parsed.data as z.infer<S> };
+}
+
+/** Read a JSON request body under `limit` bytes and validate it. */
+export async function readJsonRequest<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  limit: number,
+): Promise<RequestRead<z.infer<S>>> {
+  const bytes = await readBodyBytes(request, limit);
+  return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * The request bodies of the gateway's routes. The same schemas validate requests and generate
+ * `GET /openapi.json`, so the document cannot drift from what the gateway accepts (docs/gateway.md).
+ */
+
+const model = z
+  .string()
+  .min(1)
+  .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
+
+const message = z.strictObject({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.string(),
+});
+
+/** `POST /v1/text`: generate text, optionally streamed as server-sent events. */
+export const textRequestSchema = z.strictObject({
+  model,
+  input: z
+    .union([z.string().min(1), z.array(message).min(1)], {
+      error: 'must be a non-empty string or a non-empty list of {role, content} messages',
+    })
+    .describe('A prompt, or a list of messages with role and content.'),
+  system: z.string().optional().describe('System instructions.'),
+  temperature: z.number().min(0).max(2).optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  stream: z.boolean().optional().describe('Answer with text/event-stream: delta events, then the envelope.'),
+});
+
+/** `POST /v1/images`: generate images. */
+export const imagesRequestSchema = z.strictObject({
+  model,
+  prompt: z.string().min(1),
+  n: z.number().int().min(1).max(10).optional(),
+  size: z
+    .string()
+    .regex(/^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$/, 'must be WIDTHxHEIGHT, such as 1024x1024')
+    .optional(),
+  aspect_ratio: z
+    .string()
+    .regex(/^[1-9][0-9]*:[1-9][0-9]*$/, 'must be W:H, such as 16:9')
+    .optional(),
+  seed: z.number().int().optional(),
+});
+
+/** `POST /v1/speech`: turn text into audio. */
+export const speechRequestSchema = z.strictObject({
+  model,
+  input: z.string().min(1).max(10_000),
+  voice: z.string().min(1).optional(),
+  format: z.enum(['mp3', 'wav', 'opus', 'aac', 'flac', 'pcm']).optional(),
+  instructions: z.string().optional(),
+  speed: z.number().min(0.25).max(4).optional(),
+});
+
+/** `POST /v1/transcriptions` as JSON: base64 audio and its media type (multipart `file` is also accepted). */
+export const transcriptionsRequestSchema = z.strictObject({
+  model,
+  audio: z.base64().min(1).describe('The audio bytes, base64-encoded.'),
+  media_type: z
+    .string()
+    .regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'must be a media type such as audio/mpeg')
+    .describe('Media type of the audio.'),
+});
+
+/** `POST /v1/videos`: generate a video (the request waits for the job within the route's timeout). */
+export const videosRequestSchema = z.strictObject({
+  model,
+  prompt: z.string().min(1),
+  duration_s: z.number().positive().max(600).optional(),
+  aspect_ratio: z
+    .string()
+    .regex(/^[1-9][0-9]*:[1-9][0-9]*$/, 'must be W:H, such as 16:9')
+    .optional(),
+  resolution: z
+    .string()
+    .regex(/^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$/, 'must be WIDTHxHEIGHT, such as 1280x720')
+    .optional(),
+  seed: z.number().int().optional(),
+});
+
+/** A text request after validation. */
+export type TextRequest = z.infer<typeof textRequestSchema>;
+/** An images request after validation. */
+export type ImagesRequest = z.infer<typeof imagesRequestSchema>;
+/** A speech request after validation. */
+export type SpeechRequest = z.infer<typeof speechRequestSchema>;
+/** A transcriptions request after validation. */
+export type TranscriptionsRequest = z.infer<typeof transcriptionsRequestSchema>;
+/** A videos request after validation. */
+export type VideosRequest = z.infer<typeof videosRequestSchema>;

@@ -1,0 +1,227 @@
+import {
+  generateImage,
+  generateSpeech,
+  experimental_getVideoStatus as getVideoStatus,
+  experimental_startVideo as startVideo,
+  transcribe,
+} from 'ai';
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import {
+  fromGenerateImage,
+  fromGenerateSpeech,
+  fromTranscription,
+  fromVideoStatus,
+} from '../../unified/ai-sdk.js';
+import type { RouteName } from '../config.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
+import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
+import {
+  imagesRequestSchema,
+  speechRequestSchema,
+  textRequestSchema,
+  transcriptionsRequestSchema,
+  videosRequestSchema,
+} from '../request-schemas.js';
+import { serveCall } from './serve-call.js';
+import { serveText, serveTextStream } from './text.js';
+
+/** Wait between two status checks of a video job; ends early when the request is aborted. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
+
+/** Register `POST path`: other methods get a `VALIDATION_ERROR` envelope naming POST; the body is read strictly. */
+function post<S extends z.ZodType>(
+  app: Hono<GatewayEnv>,
+  runtime: GatewayRuntime,
+  route: RouteName,
+  schema: S,
+  handle: Handler<z.infer<S>>,
+  read: (c: Context<GatewayEnv>, limit: number) => Promise<RequestRead<z.infer<S>>> = async (c, limit) => {
+    const bytes = await readBodyBytes(c.req.raw, limit);
+    return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
+  },
+): void {
+  app.all(`/v1/${route}`, async (c) => {
+    const traceId = c.get('traceId');
+    if (c.req.method !== 'POST') {
+      return respond(
+        c,
+        systemFailure('VALIDATION_ERROR', `Use POST for /v1/${route}, not ${c.req.method}.`, traceId, {
+          method: c.req.method,
+          allowed: ['POST'],
+        }),
+        { allow: 'POST' },
+      );
+    }
+    const body = await read(c, runtime.maxBodyBytes(route));
+    if (!body.ok)
+      return respond(
+        c,
+        systemFailure(body.problem.code, body.problem.message, traceId, body.problem.details),
+      );
+    if (runtime.logContent) c.get('facts').input = body.value;
+    return handle(c, body.value);
+  });
+}
+
+/** `POST /v1/transcriptions` takes multipart (`file`, `model`) as well as JSON with base64 `audio`. */
+async function readTranscription(
+  c: Context<GatewayEnv>,
+  limit: number,
+): Promise<RequestRead<{ model: string; audio: Uint8Array; media_type?: string }>> {
+  const bytes = await readBodyBytes(c.req.raw, limit);
+  if (!bytes.ok) return bytes;
+  const type = c.req.header('content-type') ?? '';
+  if (/^multipart\/form-data/i.test(type)) {
+    let form: FormData;
+    try {
+      form = await new Response(bytes.value as Uint8Array<ArrayBuffer>, {
+        headers: { 'content-type': type },
+      }).formData();
+    } catch {
+      return {
+        ok: false,
+        problem: invalidRequest([{ path: '', message: 'The multipart body cannot be read.' }]),
+      };
+    }
+    const file = form.get('file');
+    const model = form.get('model');
+    const problems = [];
+    if (typeof model !== 'string' || model === '')
+      problems.push({ path: '/model', message: 'A model field is required.' });
+    if (file === null || typeof file === 'string')
+      problems.push({ path: '/file', message: 'A file part is required.' });
+    if (problems.length > 0 || typeof model !== 'string' || file === null || typeof file === 'string') {
+      return { ok: false, problem: invalidRequest(problems) };
+    }
+    const audio = new Uint8Array(await file.arrayBuffer());
+    return { ok: true, value: { model, audio, ...(file.type === '' ? {} : { media_type: file.type }) } };
+  }
+  const parsed = parseJsonRequest(bytes.value, transcriptionsRequestSchema);
+  if (!parsed.ok) return parsed;
+  const audio = Uint8Array.from(atob(parsed.value.audio), (char) => char.charCodeAt(0));
+  return { ok: true, value: { model: parsed.value.model, audio, media_type: parsed.value.media_type } };
+}
+
+/** Register the routes that call providers: text, images, speech, transcriptions and videos. */
+export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime): void {
+  post(app, runtime, 'text', textRequestSchema, (c, body) =>
+    body.stream === true ? serveTextStream(c, runtime, body) : serveText(c, runtime, body),
+  );
+  post(app, runtime, 'images', imagesRequestSchema, (c, body) =>
+    serveCall(c, runtime, {
+      route: 'images',
+      modality: 'images',
+      model: body.model,
+      call: ({ target, signal, headers }) =>
+        generateImage({
+          model: target.provider.images?.(target.modelId) as never,
+          prompt: body.prompt,
+          ...(body.n === undefined ? {} : { n: body.n }),
+          ...(body.size === undefined ? {} : { size: body.size as `${number}x${number}` }),
+          ...(body.aspect_ratio === undefined
+            ? {}
+            : { aspectRatio: body.aspect_ratio as `${number}:${number}` }),
+          ...(body.seed === undefined ? {} : { seed: body.seed }),
+          maxRetries: 0,
+          abortSignal: signal,
+          headers,
+        }),
+      convert: fromGenerateImage,
+    }),
+  );
+  post(app, runtime, 'speech', speechRequestSchema, (c, body) =>
+    serveCall(c, runtime, {
+      route: 'speech',
+      modality: 'speech',
+      model: body.model,
+      call: ({ target, signal, headers }) =>
+        generateSpeech({
+          model: target.provider.speech?.(target.modelId) as never,
+          text: body.input,
+          ...(body.voice === undefined ? {} : { voice: body.voice }),
+          ...(body.format === undefined ? {} : { outputFormat: body.format }),
+          ...(body.instructions === undefined ? {} : { instructions: body.instructions }),
+          ...(body.speed === undefined ? {} : { speed: body.speed }),
+          maxRetries: 0,
+          abortSignal: signal,
+          headers,
+        }),
+      convert: fromGenerateSpeech,
+    }),
+  );
+  post(
+    app,
+    runtime,
+    'transcriptions',
+    transcriptionsRequestSchema,
+    (c, body) => {
+      const { model, audio } = body as unknown as { model: string; audio: Uint8Array };
+      return serveCall(c, runtime, {
+        route: 'transcriptions',
+        modality: 'transcriptions',
+        model,
+        call: ({ target, signal, headers }) =>
+          transcribe({
+            model: target.provider.transcriptions?.(target.modelId) as never,
+            audio,
+            maxRetries: 0,
+            abortSignal: signal,
+            headers,
+          }),
+        convert: fromTranscription,
+      });
+    },
+    readTranscription as never,
+  );
+  post(app, runtime, 'videos', videosRequestSchema, (c, body) =>
+    serveCall(c, runtime, {
+      route: 'videos',
+      modality: 'videos',
+      model: body.model,
+      // A video is a job: start it, then poll its status until it ends or the route's deadline passes.
+      // Finished videos are answered by URL when the provider gives one; the gateway does not download them.
+      call: async ({ target, signal, headers }) => {
+        const model = target.provider.videos?.(target.modelId) as never;
+        const started = await startVideo({
+          model,
+          prompt: body.prompt,
+          ...(body.duration_s === undefined ? {} : { duration: body.duration_s }),
+          ...(body.aspect_ratio === undefined
+            ? {}
+            : { aspectRatio: body.aspect_ratio as `${number}:${number}` }),
+          ...(body.resolution === undefined ? {} : { resolution: body.resolution as `${number}x${number}` }),
+          ...(body.seed === undefined ? {} : { seed: body.seed }),
+          maxRetries: 0,
+          abortSignal: signal,
+          headers,
+        });
+        for (;;) {
+          const status = await getVideoStatus(model, {
+            operation: started.operation,
+            headers,
+            abortSignal: signal,
+            maxRetries: 0,
+          });
+          if (status.status !== 'pending') return status;
+          await pause(runtime.videoPollMs, signal);
+        }
+      },
+      convert: (status, options) => fromVideoStatus(status as never, options),
+    }),
+  );
+}

@@ -1,0 +1,196 @@
+import { generateText, type ModelMessage, streamText } from 'ai';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import {
+  type AiSdkStreamPart,
+  type AiSdkStreamTextResult,
+  fromGenerateText,
+  fromStreamText,
+} from '../../unified/ai-sdk.js';
+import type { UnifiedOutput } from '../../unified/types.js';
+import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
+import { type AttemptInput, callWithFallbacks } from '../call-with-fallbacks.js';
+import {
+  type GatewayEnv,
+  type GatewayRuntime,
+  noteEnvelope,
+  respond,
+  systemFailure,
+} from '../create-gateway.js';
+import type { TextRequest } from '../request-schemas.js';
+import { decorate, serveCall, withPlace } from './serve-call.js';
+
+/** The AI SDK call options of a text request (prompt or messages, instructions, sampling). */
+function textCall(body: TextRequest, input: AttemptInput) {
+  const model = input.target.provider.text?.(input.target.modelId);
+  if (model === undefined) throw new Error('The target has no text model.');
+  return {
+    model,
+    ...(typeof body.input === 'string'
+      ? { prompt: body.input }
+      : { messages: body.input.map((message) => ({ ...message }) as ModelMessage) }),
+    ...(body.system === undefined ? {} : { instructions: body.system }),
+    ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
+    ...(body.max_output_tokens === undefined ? {} : { maxOutputTokens: body.max_output_tokens }),
+    // The gateway retries (counted in metadata.attempts); the SDK's own retries would be invisible.
+    maxRetries: 0,
+    abortSignal: input.signal,
+    headers: input.headers,
+  };
+}
+
+/** `POST /v1/text` without streaming. */
+export function serveText(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  body: TextRequest,
+): Promise<Response> {
+  return serveCall(c, runtime, {
+    route: 'text',
+    modality: 'text',
+    model: body.model,
+    call: (input) => generateText(textCall(body, input)),
+    convert: fromGenerateText,
+  });
+}
+
+/** A started stream: the parts read so far and the rest of them. */
+interface StartedStream {
+  result: ReturnType<typeof streamText>;
+  head: AiSdkStreamPart[];
+  rest: AsyncIterator<AiSdkStreamPart>;
+}
+
+/**
+ * Start a stream and read it up to its first text (or its end). An error before any text throws, so it is
+ * retried or falls back like any failed call; after the first text, the answer is committed to this target.
+ */
+async function startStream(body: TextRequest, input: AttemptInput): Promise<StartedStream> {
+  const result = streamText({ ...textCall(body, input), onError: () => undefined });
+  const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
+  const head: AiSdkStreamPart[] = [];
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) break;
+    const part = next.value;
+    if (part.type === 'error') throw part.error;
+    head.push(part);
+    if (part.type === 'text-delta' || part.type === 'finish' || part.type === 'abort') break;
+  }
+  return { result, head, rest };
+}
+
+async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
+  yield* started.head;
+  for (;;) {
+    const next = await started.rest.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/**
+ * The started stream as the adapter reads it. The promises of the result are reached only through getters,
+ * so they are created only once the stream ended well (a failed stream rejects them, and nobody would listen).
+ */
+function streamView(started: StartedStream): AiSdkStreamTextResult {
+  const source = started.result;
+  return {
+    stream: replay(started),
+    get text() {
+      return source.text;
+    },
+    get finishReason() {
+      return source.finishReason;
+    },
+    get totalUsage() {
+      return source.totalUsage;
+    },
+    get files() {
+      return source.files;
+    },
+    get toolCalls() {
+      return source.toolCalls;
+    },
+    get response() {
+      return source.response;
+    },
+    get providerMetadata() {
+      return source.providerMetadata;
+    },
+  } as AiSdkStreamTextResult;
+}
+
+/**
+ * `POST /v1/text` with `"stream": true`: server-sent events `delta` (`{"text": …}`) then one `envelope` event
+ * holding the complete envelope, equal to the unstreamed answer. A failure before the first text is answered
+ * as a plain envelope with its status; a failure after it ends the stream with a failure envelope event.
+ */
+export function serveTextStream(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  body: TextRequest,
+): Promise<Response> {
+  const startedAt = performance.now();
+  const traceId = c.get('traceId');
+  const facts = c.get('facts');
+  const clientGone = new AbortController();
+  const requestSignal = c.req.raw.signal;
+  requestSignal.addEventListener('abort', () => clientGone.abort(requestSignal.reason), { once: true });
+  return withPlace(c, runtime, 'text', body.model, async (targets, takeRelease) => {
+    const outcome = await callWithFallbacks({
+      targets,
+      traceId,
+      reliability: runtime.reliability('text'),
+      clientSignal: clientGone.signal,
+      call: (input) => startStream(body, input),
+    });
+    facts.attempts = outcome.attempts;
+    if (outcome.result === undefined) {
+      outcome.finish();
+      const failure =
+        outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+      return respond(c, decorate(failure, outcome, undefined, startedAt));
+    }
+    const { value: started, target, input } = outcome.result;
+    facts.target = target.label;
+    const release = takeRelease();
+    let finished!: () => void;
+    facts.pending = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => clientGone.abort(new DOMException('The client went away.', 'AbortError')));
+      let envelope: UnifiedOutput;
+      try {
+        envelope = await fromStreamText(
+          streamView(started),
+          { ...input.adapter, model: { modelId: target.modelId } },
+          (text) => stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
+        );
+        if (outcome.timedOut()) {
+          envelope = systemFailure(
+            'PROVIDER_TIMEOUT',
+            "The stream did not end within the route's deadline.",
+            traceId,
+          );
+          (envelope as { provider: string }).provider = target.provider.id;
+        }
+        decorate(envelope, outcome, target, startedAt);
+        if (runtime.logContent && envelope.success) facts.content = envelope.content;
+        const checked = validateUnifiedOutput(envelope);
+        if (!checked.ok) {
+          envelope = systemFailure('INTERNAL_ERROR', 'The gateway produced an invalid envelope.', traceId, {
+            violations: checked.violations,
+          });
+        }
+        noteEnvelope(facts, envelope);
+        await stream.writeSSE({ event: 'envelope', data: JSON.stringify(envelope) });
+      } finally {
+        outcome.finish();
+        release();
+        finished();
+      }
+    });
+  });
+}

@@ -1,0 +1,226 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { serve } from '@hono/node-server';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ROOT } from '../support/ensure-build.js';
+
+/** Debian's Chromium, which `.ci/run` installs; `VERDICT_CHROMIUM` names another build. */
+export const CHROMIUM = process.env.VERDICT_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The console's static build (`npm run build:console`). */
+export const CONSOLE_DIR = join(ROOT, 'dist', 'console');
+
+/** Where the tests leave their screenshots for people to look at. */
+export const SCREENSHOTS = join(ROOT, '.tmp', 'console-screenshots');
+
+/** A desktop window and the narrow phone width the console must stay readable at. */
+export const DESKTOP = { width: 1100, height: 900 };
+export const PHONE = { width: 360, height: 780 };
+
+/** A running Chromium with a fresh profile, and how to stop it and remove the profile. */
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Debian's Chromium headless through playwright-core, with a throwaway profile and nothing that reaches
+ * the network on its own. A missing Chromium fails the test with the command that installs it: never a skip.
+ */
+export async function launchBrowser(executablePath: string = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `The console's browser tests need Chromium at ${executablePath}. Install Debian's package ` +
+        '(sudo apt-get install -y chromium; .ci/run does this) or set VERDICT_CHROMIUM to a Chromium binary.',
+    );
+  }
+  if (!existsSync(join(CONSOLE_DIR, 'index.html'))) {
+    throw new Error(`The console is not built: ${CONSOLE_DIR}/index.html is missing. Run npm run build.`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'verdict-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    viewport: DESKTOP,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  // Tests never reach the network: whatever is not on this machine (a provider's media URL) is refused.
+  await context.route(
+    (url) => url.hostname !== '127.0.0.1' && url.hostname !== 'localhost',
+    (route) => route.abort('blockedbyclient'),
+  );
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Answers a request for a file of the console's build (`/` is index.html), or undefined when there is none. */
+export function consoleAsset(request: Request): Response | undefined {
+  const path = new URL(request.url).pathname;
+  const file = normalize(join(CONSOLE_DIR, path === '/' ? 'index.html' : decodeURIComponent(path)));
+  if (!file.startsWith(CONSOLE_DIR + sep) || !existsSync(file) || !statSync(file).isFile()) return undefined;
+  return new Response(readFileSync(file), {
+    headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
+  });
+}
+
+/** Serves a fetch handler on 127.0.0.1 with a free port. */
+export async function serveFetch(fetch: (request: Request) => Response | Promise<Response>): Promise<Site> {
+  const server = await new Promise<ReturnType<typeof serve>>((listening, failed) => {
+    const started = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => listening(started));
+    started.once('error', failed);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Serves the console's static build, as any static file server would. */
+export function serveConsole(): Promise<Site> {
+  return serveFetch((request) => consoleAsset(request) ?? new Response('Not found', { status: 404 }));
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core in the page, in the light and the dark scheme, and expects no serious or critical
+ * accessibility violation.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run()).violations;
+    });
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${colorScheme}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+    expect(serious).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Saves a screenshot of the page under `.tmp/console-screenshots/<name>.png`. */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: options.fullPage ?? true });
+}
+
+/** A file for `setInputFiles`, as a person would choose it. */
+export function fileOf(name: string, content: string | Uint8Array, mimeType = 'application/json') {
+  return { name, mimeType, buffer: Buffer.from(content) };
+}
+
+/** Expects the page to fit its window's width: nothing forces a reader to scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    content: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  expect(widths.content).toBeLessThanOrEqual(widths.window);
+}
+
+/** A server the console page is loaded from. */
+export interface Site {
+  /** The page's address, ending in `/`. */
+  url: string;
+  /** Stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Chromium and a server for the console around the tests of a file (before all, after all), and gives
+ * the page the tests drive and the address it is served from.
+ */
+export function useConsolePage(serve: () => Promise<Site> = serveConsole): {
+  readonly page: Page;
+  readonly url: string;
+} {
+  let browser: Browser | undefined;
+  let site: Site | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), serve()]);
+    page = await browser.context.newPage();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+  return {
+    get page() {
+      if (page === undefined) throw new Error('The browser did not start.');
+      return page;
+    },
+    get url() {
+      if (site === undefined) throw new Error('The console server did not start.');
+      return site.url;
+    },
+  };
+}
+
+/**
+ * At 360 px wide: saves the screenshot `<name>` and expects nothing to need sideways scrolling; then back to
+ * the desktop size.
+ */
+export async function expectReadableOnPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(PHONE);
+  try {
+    await saveScreenshot(page, name);
+    await expectNoSidewaysScroll(page);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+}
+
+/**
+ * `expect.poll` with room for a busy machine: it retries until the value matches or 30 s have passed. It waits
+ * for the page; it asserts nothing about how long that takes.
+ */
+export function eventually<T>(read: () => T | Promise<T>) {
+  return expect.poll(read, { timeout: 30_000, interval: 50 });
+}

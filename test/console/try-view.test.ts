@@ -1,0 +1,212 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import {
+  consoleAsset,
+  eventually,
+  expectAccessible,
+  expectReadableOnPhone,
+  fileOf,
+  saveScreenshot,
+  serveFetch,
+  useConsolePage,
+} from './browser.js';
+
+let replay: ReplayProviders;
+
+// The console served by the gateway itself at `/`, its providers the local replay servers of the gateway's tests.
+const site = useConsolePage(async () => {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  replay = await startReplayProviders();
+  const gateway = createGateway({
+    providers: replay.providers() as GatewayOptions['providers'],
+    retryBaseMs: 1,
+    videoPollMs: 10,
+    console: consoleAsset,
+  });
+  const served = await serveFetch(gateway.fetch);
+  return {
+    url: served.url,
+    async close() {
+      await served.close();
+      await replay.close();
+    },
+  };
+});
+
+let page: Page;
+beforeAll(async () => {
+  page = site.page;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+});
+beforeEach(() => {
+  replay.requests.length = 0;
+});
+
+/** Opens the Try view freshly loaded from the gateway and waits for its routes. */
+async function openTry(): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${site.url}#try`);
+  await eventually(() => page.getByText(/^Providers: /).count()).toBe(1);
+}
+
+/** Fills the form and sends it. */
+async function send(model: string, modality: string, prompt?: string): Promise<void> {
+  await page.getByRole('radio', { name: modality, exact: true }).check();
+  await page.getByRole('combobox', { name: 'Route' }).fill(model);
+  if (prompt !== undefined) await page.locator('form textarea').fill(prompt);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+const answer = () => page.getByRole('region', { name: 'Answer', exact: true });
+const facts = () => page.locator('dl.facts').last();
+
+// Each test waits for the page (never on a clock); a busy machine gets room.
+describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
+  test('lists the configured providers and renders a text answer with usage, latency and trace id', async () => {
+    await openTry();
+    expect(await page.getByRole('status').first().innerText()).toContain(
+      'openai (text, images, speech, transcriptions)',
+    );
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('openai:gpt-4o-mini', 'Text', 'Say hi');
+    await answer().waitFor();
+    expect(await answer().innerText()).toBe('Paris is the capital of France.');
+    const shown = await facts().innerText();
+    expect(shown).toMatch(/Provider\s+openai/);
+    expect(shown).toMatch(/Usage\s+\d+ input tokens, \d+ output tokens/);
+    expect(shown).toMatch(/Latency\s+\d+ ms at the gateway, \d+ ms in this page/);
+    const traceId = await page.locator('code.trace').innerText();
+    expect(replay.requests.map((r) => r.headers['x-trace-id'])).toEqual([traceId]);
+    expect(replay.requests[0]?.body).toMatchObject({ messages: [{ role: 'user', content: 'Say hi' }] });
+    await expectAccessible(page);
+    await saveScreenshot(page, 'try-text');
+  });
+
+  test('shows a streamed answer growing as its deltas arrive, then the final envelope', async () => {
+    await openTry();
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { eventDelayMs: 100 }));
+    // Record every text the answer shows while it streams, whatever the timing.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const content = document.querySelector('[aria-label="Answer so far"] .content');
+        if (content !== null) seen.push(content.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await send('openai:gpt-4o-mini', 'Text', 'Say hello');
+    await answer().waitFor();
+    expect(await answer().innerText()).toBe('Hello!');
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen).toContain('Hel');
+    expect(replay.requests[0]?.body).toMatchObject({ stream: true });
+    expect(await facts().innerText()).toMatch(/Usage\s+9 input tokens, 2 output tokens/);
+  });
+
+  test('renders a generated image', async () => {
+    // A real PNG for the provider to return: a picture the browser draws and screenshots.
+    await page.setContent(
+      '<div style="width:160px;height:96px;background:linear-gradient(135deg,#1f4fbf,#f0b429)"></div>',
+    );
+    const png = await page.locator('div').screenshot();
+    const recorded = fixture('openai.images/success/b64-json-with-usage.json');
+    const body = recorded.body as { output_format: string; data: { b64_json: string }[] };
+    replay.enqueue({
+      ...recorded,
+      body: { ...body, output_format: 'png', data: [{ b64_json: png.toString('base64') }] },
+    });
+    await openTry();
+    await send('openai:gpt-image-1', 'Image', 'a gradient');
+    const image = answer().getByRole('img');
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await image.getAttribute('alt')).toBe('Generated image 1 of 1');
+    await eventually(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
+    expect(replay.requests.map((r) => r.path)).toEqual(['/v1/images/generations']);
+    await expectAccessible(page);
+    await saveScreenshot(page, 'try-image');
+  });
+
+  test('puts a speech answer in an audio player', async () => {
+    await openTry();
+    await send('openai:tts-1', 'Speech', 'Hello');
+    const player = answer().locator('audio[controls]');
+    await player.waitFor({ state: 'attached' });
+    expect(await player.getAttribute('src')).toMatch(/^data:audio\/mpeg;base64,/);
+    expect(await player.getAttribute('aria-label')).toBe('Audio answer: speech.mp3');
+    await expectAccessible(page);
+  });
+
+  test('puts a generated video in a video player', async () => {
+    await openTry();
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
+    await send('replicate:minimax/video-01', 'Video', 'an astronaut riding a horse');
+    const player = answer().locator('video[controls]');
+    await player.waitFor({ state: 'attached' });
+    expect(await player.getAttribute('src')).toBe('https://replicate.delivery/pbxt/xyz/output.mp4');
+    expect(await player.getAttribute('aria-label')).toBe('Generated video 1');
+    expect(await answer().innerText()).toContain('Generated 1 video.');
+  });
+
+  test('uploads audio for a transcription', async () => {
+    await openTry();
+    await page.getByRole('radio', { name: 'Transcription', exact: true }).check();
+    await page.getByRole('combobox', { name: 'Route' }).fill('openai:whisper-1');
+    await page
+      .getByLabel('Audio file')
+      .setInputFiles(fileOf('hi.mp3', Buffer.from('SUQzBAAAAAAAD//7kGQAAA==', 'base64'), 'audio/mpeg'));
+    await page.getByRole('button', { name: 'Send' }).click();
+    await answer().waitFor();
+    expect(await answer().innerText()).toBe('Hello from the recording.');
+    expect(replay.requests.map((r) => r.path)).toEqual(['/v1/audio/transcriptions']);
+  });
+
+  test('shows a provider failure as a card with code, status, message and a trace id to copy', async () => {
+    await openTry();
+    replay.enqueue(fixture('openai.chat/AUTHENTICATION_ERROR/invalid-api-key-401.json'));
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('openai:gpt-4o-mini', 'Text', 'Say hi');
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    const shown = await card.innerText();
+    expect(shown).toMatch(/Failed: AUTHENTICATION_ERROR/);
+    expect(shown).toMatch(/HTTP status\s+401/);
+    expect(shown).toMatch(/Message\s+\S+/);
+    expect(shown).toMatch(/Provider\s+openai/);
+    const traceId = await card.locator('code.trace').innerText();
+    expect(replay.requests.map((r) => r.headers['x-trace-id'])).toEqual([traceId]);
+    await card.getByRole('button', { name: 'Copy trace id' }).click();
+    await eventually(() => card.getByRole('status').innerText()).toBe('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(traceId);
+    await expectAccessible(page);
+    await saveScreenshot(page, 'try-failure');
+    await expectReadableOnPhone(page, 'try-failure-360px');
+  });
+
+  test('cancels a request that takes too long, and the provider call is aborted too', async () => {
+    await openTry();
+    replay.aborted.length = 0;
+    replay.enqueue({ hang: true });
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('openai:gpt-4o-mini', 'Text', 'Take your time');
+    await eventually(() => replay.requests.length).toBe(1);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Cancelled.');
+    await eventually(() => replay.aborted.length).toBe(1);
+    expect(await page.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+  });
+
+  test('says so when the gateway refuses the request itself', async () => {
+    await openTry();
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('nowhere:model', 'Text', 'Say hi');
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/Provider\s+system/);
+    expect(replay.requests).toEqual([]);
+  });
+});

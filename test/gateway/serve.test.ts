@@ -1,0 +1,177 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../src/cli/run.js';
+import { memoryIo } from '../helpers/memory-io.js';
+import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import { parseSse, readEnvelope } from './envelope-assertions.js';
+
+let replay: ReplayProviders;
+let dir: string;
+beforeAll(async () => {
+  replay = await startReplayProviders();
+  dir = mkdtempSync(join(tmpdir(), 'verdict-gateway-'));
+});
+afterAll(async () => {
+  await replay.close();
+});
+
+/** Start `verdict gateway` in-process; resolves with its address once it serves. */
+async function startCli(args: string[], env: Record<string, string | undefined> = {}) {
+  const controller = new AbortController();
+  const io = memoryIo({ env, cwd: dir, signal: controller.signal });
+  const exit = run(['gateway', '--port', '0', ...args], io);
+  let url: string | undefined;
+  await expect
+    .poll(
+      () => {
+        url = /serving on (http:\/\/[^ ]+)/.exec(io.stderr.text())?.[1];
+        return url !== undefined || io.stderr.text().includes('could not');
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return { url: url as string, io, exit, stop: () => controller.abort() };
+}
+
+describe('verdict gateway', () => {
+  test('zero configuration: a route per provider whose key is set, at the base URL its variable names', async () => {
+    const cli = await startCli([], {
+      OPENAI_API_KEY: 'sk-env-openai-secret',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+      ANTHROPIC_API_KEY: 'sk-env-anthropic-secret',
+      ANTHROPIC_BASE_URL: replay.baseURL.anthropic,
+    });
+    expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(cli.io.stderr.text()).toContain('(openai, anthropic)');
+    const answer = await readEnvelope(
+      await fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'anthropic:claude-sonnet-4-5', input: 'Say hi' }),
+      }),
+    );
+    expect(answer.envelope).toMatchObject({ success: true, provider: 'anthropic' });
+    expect(replay.requests.at(-1)?.headers['x-api-key']).toBe('sk-env-anthropic-secret');
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+    const log = cli.io.stderr.text();
+    expect(log).toContain('"route":"/v1/text"');
+    expect(log).not.toContain('secret');
+    expect(log).toContain('stopped');
+  });
+
+  test('a client that disconnects mid-stream aborts the provider request', async () => {
+    const cli = await startCli([], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: replay.baseURL.openai });
+    replay.aborted.length = 0;
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { eventDelayMs: 400 }));
+    const client = new AbortController();
+    const response = await fetch(`${cli.url}/v1/text`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi', stream: true }),
+      signal: client.signal,
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('event: delta')) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    expect(parseSse(text)[0]).toEqual({ event: 'delta', data: '{"text":"Hel"}' });
+    client.abort();
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+  });
+
+  test('SIGTERM/SIGINT stop gracefully: a request in flight still gets its answer', async () => {
+    const cli = await startCli([], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: replay.baseURL.openai });
+    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 500 });
+    const before = replay.requests.length;
+    const inFlight = fetch(`${cli.url}/v1/text`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+    });
+    await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(before + 1);
+    cli.stop();
+    const answer = await readEnvelope(await inFlight);
+    expect(answer.envelope).toMatchObject({ success: true, content: 'Once upon a' });
+    expect(await cli.exit).toBe(0);
+    await expect(fetch(`${cli.url}/healthz`)).rejects.toThrow();
+  });
+
+  test('exit 1 when the address cannot be served', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const io = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--port', String(port)], io)).toBe(1);
+    expect(io.stdout.text()).toContain('serve_failed');
+    blocker.close();
+  });
+
+  test('a config file is checked strictly: every problem listed with its pointer, exit 2', async () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        providers: {
+          openai: { baseURL: 'not a url', colour: 'red' },
+          'Bad Id': { type: 'openai' },
+          local: {},
+        },
+        aliases: { fast: 'mistral:small' },
+        retries: -1,
+        nonsense: true,
+      }),
+    );
+    const io = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', 'bad.json', '--check-config'], io)).toBe(2);
+    const err = io.stderr.text();
+    for (const pointer of [
+      '/providers/openai/baseURL',
+      '/providers/openai/colour',
+      '/retries',
+      '/nonsense',
+    ]) {
+      expect(err).toContain(pointer);
+    }
+    const second = join(dir, 'semantic.json');
+    writeFileSync(
+      second,
+      JSON.stringify({
+        providers: { 'Bad Id': { type: 'openai' }, local: {} },
+        aliases: { fast: 'mistral:small' },
+      }),
+    );
+    const io2 = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', second, '--check-config', '--json'], io2)).toBe(2);
+    const result = JSON.parse(io2.stdout.text()) as { details: { problems: { path: string }[] } };
+    expect(result.details.problems.map((problem) => problem.path)).toEqual([
+      '/providers/Bad Id',
+      '/providers/local/baseURL',
+      '/aliases/fast',
+    ]);
+  });
+
+  test('--check-config on a good file says what it configures, exit 0; usage errors exit 2', async () => {
+    const path = join(dir, 'good.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        providers: { openai: { baseURL: replay.baseURL.openai, apiKeyEnv: 'MY_KEY' }, groq: {} },
+        aliases: { fast: ['groq:llama', 'openai:gpt-4o-mini'] },
+        routes: { text: { timeoutMs: 5000, retries: 1 } },
+      }),
+    );
+    const io = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', 'good.json', '--check-config'], io)).toBe(0);
+    expect(io.stdout.text()).toContain('2 provider(s) (openai, groq), 1 alias(es)');
+    const missing = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', 'absent.json'], missing)).toBe(2);
+    expect(missing.stderr.text()).toContain('does not exist');
+    expect(await run(['gateway', '--port', 'eighty'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
+    expect(await run(['gateway', 'extra'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
+  });
+});
