@@ -32,9 +32,12 @@ export type {
   ParsedOptions,
   PositionalSpec,
   ReadInputOptions,
+  RecordsOptions,
+  RenderContext,
   RunExternalOptions,
   RunOptions,
   Style,
+  TableOptions,
 } from './producer/index.js';
 export {
   defineCommand,
@@ -50,7 +53,10 @@ export {
   readInput,
   readStream,
   renderHelp,
+  renderRecords,
   renderResult,
+  renderTable,
+  reportUsageError,
   runCommand,
   runExternal,
   styleFor,

@@ -6,17 +6,37 @@ import type { ResultContract } from '../contract/types.js';
 import { validateResultText } from '../contract/validate-result-text.js';
 import type { ReadError } from '../json/types.js';
 import { inputLabel } from '../producer/read-input.js';
-import type { CommandContext } from '../producer/types.js';
+import { renderHeadline } from '../producer/render.js';
+import type { CommandContext, RenderContext } from '../producer/types.js';
+import { renderReadError, sourceLabel } from './source-places.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** How many failing lines a JSONL report lists; the totals count all of them. */
 export const MAX_LISTED_FAILURES = 100;
 
+/** One failing line of a JSON-lines stream: its number and its codes (violations, or the read error's reason). */
 interface LineFailure {
   line: number;
   codes: string[];
   read_error?: ReadError;
+}
+
+/** The `details` of a `--jsonl` report. */
+interface LineDetails {
+  contract: string;
+  mode: 'jsonl';
+  file: string;
+  lines: number;
+  documents: number;
+  conformant: number;
+  nonconformant: number;
+  unreadable: number;
+  blank_lines: number;
+  violation_totals: Record<string, number>;
+  read_error_totals: Record<string, number>;
+  failures: LineFailure[];
+  failures_listed: number;
 }
 
 const NEWLINE = 0x0a;
@@ -141,7 +161,7 @@ export async function validateLines(
     if (showProgress && lineNumber >= 10_000) io.stderr.write('\n');
   }
 
-  const details = {
+  const details: LineDetails = {
     contract: CONTRACT_SCHEMA_URL,
     mode: 'jsonl',
     file,
@@ -175,4 +195,53 @@ export async function validateLines(
       details,
     },
   );
+}
+
+/** How many failing lines the rendering for people shows before "and N more". */
+export const SHOWN_FAILURES = 10;
+
+/** Code totals as `code ×n, …`, most frequent first. */
+function formatTotals(totals: Readonly<Record<string, number>>): string {
+  return Object.entries(totals)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([code, count]) => `${code} ×${count}`)
+    .join(', ');
+}
+
+/**
+ * `verdict validate --jsonl` for people: the first failing lines as `FILE:LINE code …`, then "and N more",
+ * then the totals, then the summary once.
+ */
+export function renderLineReport(result: ResultContract, context: RenderContext): string {
+  const { style } = context;
+  const details = (result.details ?? {}) as Partial<LineDetails> & { read_error?: ReadError };
+  const file = details.file ?? '-';
+  const label = sourceLabel(file);
+  const lines: string[] = [];
+  if (details.lines === undefined) {
+    // The stream itself could not be read: there are no lines to report.
+    if (details.read_error) lines.push(renderReadError(file, details.read_error, context));
+    lines.push(renderHeadline(result, style));
+    return `${lines.join('\n')}\n`;
+  }
+  const failures = details.failures ?? [];
+  for (const failure of failures.slice(0, SHOWN_FAILURES)) {
+    lines.push(
+      failure.read_error
+        ? renderReadError(file, failure.read_error, context, failure.line)
+        : `${label}:${failure.line} ${style.bad(failure.codes.join(' '))}`,
+    );
+  }
+  const failing = (details.nonconformant ?? 0) + (details.unreadable ?? 0);
+  if (failing > SHOWN_FAILURES) lines.push(style.dim(`… and ${failing - SHOWN_FAILURES} more failing lines`));
+  const blank = details.blank_lines ? `; ${details.blank_lines} blank lines skipped` : '';
+  lines.push(
+    `${details.documents ?? 0} documents: ${details.conformant ?? 0} conformant, ${details.nonconformant ?? 0} not conformant, ${details.unreadable ?? 0} unreadable${blank}.`,
+  );
+  const violationTotals = formatTotals(details.violation_totals ?? {});
+  if (violationTotals) lines.push(`violations: ${violationTotals}`);
+  const readTotals = formatTotals(details.read_error_totals ?? {});
+  if (readTotals) lines.push(`read errors: ${readTotals}`);
+  lines.push(renderHeadline(result, style));
+  return `${lines.join('\n')}\n`;
 }

@@ -34,7 +34,7 @@ const options = {
   server: {
     type: 'string',
     description: 'DNS server as an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53).',
-    valueName: 'HOST[:PORT]',
+    valueName: 'IP[:PORT]',
   },
   timeout: {
     type: 'number',
@@ -154,7 +154,7 @@ export const checkDns = defineCommand({
   },
   async run({ options: opts }, ctx) {
     const { name } = opts;
-    const type = opts.type as DnsRecordType;
+    const type = opts.type;
     const timeoutMs = Math.max(1, Math.round(opts.timeout * 1000));
     const server = opts.server === undefined ? undefined : parseDnsServer(opts.server);
     if (opts.server !== undefined && server === undefined) {

@@ -149,7 +149,7 @@ export const getCurrentDateTime = defineCommand({
         timezone: opts.timezone,
       });
     }
-    const format = opts['output-format'] as DateTimeFormat;
+    const format = opts['output-format'];
     const timezone = formatter.resolvedOptions().timeZone;
     const time = toZonedTime(epochMs, formatter);
     return ok(`Current date and time in ${timezone} returned in ${FORMAT_NAMES[format]} format.`, {

@@ -31,4 +31,4 @@ export const REFERENCE_COMMANDS: readonly CommandDefinition[] = [
   getDiskSpace,
   listProcesses,
   checkDns,
-] as unknown as readonly CommandDefinition[];
+];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fail, ok } from '../contract/index.js';
 import { defineCommand } from '../producer/define-command.js';
 import { parseProcStat } from '../producer/process-table.js';
+import { renderResult } from '../producer/render.js';
 import type { CommandDefinition, OptionSpecs } from '../producer/types.js';
 import { errnoOf } from './fs-failure.js';
 
@@ -191,6 +192,12 @@ export function createListProcesses(
         truncated: total > processes.length,
       });
     },
+    // For people: one table with the short facts first and the command line last, where it is cut to fit.
+    render: (result, context) =>
+      renderResult(result, context, {
+        columns: { processes: ['pid', 'ppid', 'state', 'rss_bytes', 'cpu_time_ms', 'name', 'command_line'] },
+        omit: ['count'],
+      }),
   });
 }
 

@@ -32,14 +32,23 @@ export interface GatewayOptions extends GatewayConfig {
 
 /** Facts about one request, gathered for its log line and the metrics. */
 export interface RequestFacts {
+  /** The route template, or `other`. */
   route: string;
+  /** The envelope's provider. */
   provider?: string;
+  /** The model that answered, as the provider named it. */
   model?: string;
+  /** The `provider:model` target that answered. */
   target?: string;
+  /** Provider requests made. */
   attempts: number;
+  /** `ok`, or the failure's code. */
   code?: string;
+  /** Token usage of a success. */
   usage?: { input_tokens: number; output_tokens: number };
+  /** The request body, kept only when content logging is on. */
   input?: unknown;
+  /** The output text, kept only when content logging is on. */
   content?: string;
   /** Set by streamed answers: the log line and metrics wait for the end of the stream. */
   pending?: Promise<void>;
@@ -47,6 +56,7 @@ export interface RequestFacts {
 
 /** Hono's variables in a gateway request. */
 export interface GatewayEnv {
+  /** The request's trace id and the facts gathered for its log line. */
   Variables: { traceId: string; facts: RequestFacts };
 }
 
@@ -152,6 +162,7 @@ const ROUTE_PATHS = [
 ];
 
 function routeLabel(path: string): string {
+  if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
   return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
     ? path
     : 'other';

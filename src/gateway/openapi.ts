@@ -95,6 +95,13 @@ export function createOpenApiDocument(): Record<string, unknown> {
         },
       }),
       '/v1/videos': postOperation('Generate a video', videosRequestSchema),
+      '/v1/videos/{job_id}': {
+        get: {
+          summary: 'The status of a video job started with "wait": false (its videos once completed)',
+          parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: envelopeResponses(),
+        },
+      },
       '/v1/models': {
         get: { summary: 'Configured providers and aliases, as an envelope', responses: envelopeResponses() },
       },

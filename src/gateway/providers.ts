@@ -33,10 +33,15 @@ export interface ProviderModels {
   readonly type: ProviderType;
   /** The base URL in use, for `GET /v1/models` (never a key). */
   readonly baseURL: string | undefined;
+  /** A language model, for `POST /v1/text`. */
   readonly text?: (modelId: string) => LanguageModel;
+  /** An image model, for `POST /v1/images`. */
   readonly images?: (modelId: string) => ImageModel;
+  /** A speech model, for `POST /v1/speech`. */
   readonly speech?: (modelId: string) => SpeechModel;
+  /** A transcription model, for `POST /v1/transcriptions`. */
   readonly transcriptions?: (modelId: string) => TranscriptionModel;
+  /** A video model, for `POST /v1/videos`. */
   readonly videos?: (modelId: string) => VideoModel;
 }
 

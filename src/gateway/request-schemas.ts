@@ -65,7 +65,7 @@ export const transcriptionsRequestSchema = z.strictObject({
     .describe('Media type of the audio.'),
 });
 
-/** `POST /v1/videos`: generate a video (the request waits for the job within the route's timeout). */
+/** `POST /v1/videos`: generate a video (by default the request waits for the job within the route's timeout). */
 export const videosRequestSchema = z.strictObject({
   model,
   prompt: z.string().min(1),
@@ -79,6 +79,10 @@ export const videosRequestSchema = z.strictObject({
     .regex(/^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$/, 'must be WIDTHxHEIGHT, such as 1280x720')
     .optional(),
   seed: z.number().int().optional(),
+  wait: z
+    .boolean()
+    .optional()
+    .describe('false: answer at once with a job_id to poll at GET /v1/videos/{job_id} (default true: wait).'),
 });
 
 /** A text request after validation. */

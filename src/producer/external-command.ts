@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fail } from '../contract/index.js';
+import { fail, type ResultContract } from '../contract/index.js';
 import { defineCommand } from './define-command.js';
 import { interruptSignalOf } from './interrupt.js';
+import { renderErrorLine, renderHeadline, renderWarnings } from './render.js';
 import { type ExternalStdin, runExternal, toExternalResult } from './run-external.js';
-import type { CommandIo, OptionSpecs } from './types.js';
+import type { CommandIo, OptionSpecs, RenderContext } from './types.js';
 
 const options = {
   timeout: {
@@ -49,6 +50,30 @@ const captureSchema = {
     truncated: { type: 'boolean' },
   },
 } as const;
+
+/** The facts of one run for people, on one line: how it ended, how long it took, its pid and folder. */
+function renderRun(result: ResultContract, context: RenderContext): string {
+  const { style } = context;
+  const run = result as ResultContract & Partial<Record<string, unknown>>;
+  const facts: string[] = [];
+  if (typeof run.exit_code === 'number') facts.push(`exit status ${run.exit_code}`);
+  if (typeof run.signal === 'string') facts.push(`signal ${run.signal}`);
+  if (typeof run.errno === 'string') facts.push(`errno ${run.errno}`);
+  if (typeof run.elapsed_ms === 'number') facts.push(`${Math.round(run.elapsed_ms)} ms`);
+  if (typeof run.pid === 'number') facts.push(`pid ${run.pid}`);
+  if (typeof run.cwd === 'string') facts.push(`in ${run.cwd}`);
+  const lines = [renderHeadline(result, style), ...renderErrorLine(result, style)];
+  if (facts.length > 0) lines.push(`  ${style.dim(facts.join(' · '))}`);
+  // Without --json the output was streamed to stderr as it came: here only its size is said.
+  const sizes = (['stdout', 'stderr'] as const).flatMap((name) => {
+    const capture = run[name] as { bytes?: number; truncated?: boolean } | undefined;
+    if (capture?.bytes === undefined) return [];
+    return [`${name} ${capture.bytes} bytes${capture.truncated ? ' (truncated in the document)' : ''}`];
+  });
+  if (sizes.length > 0) lines.push(`  ${style.dim(`${sizes.join(', ')}, shown on stderr as it came`)}`);
+  lines.push(...renderWarnings(result.warnings, style));
+  return `${lines.join('\n')}\n`;
+}
 
 // A terminal cannot be handed over: the child runs in its own session, where reading it would stop the child.
 function chooseStdin(io: CommandIo): ExternalStdin {
@@ -119,6 +144,7 @@ export const externalCommand = defineCommand({
       },
     },
   },
+  render: renderRun,
   async run({ options: opts, positionals }, ctx) {
     const [command, ...args] = positionals;
     if (command === undefined || command === '') {

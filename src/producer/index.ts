@@ -11,10 +11,12 @@ export type { ParsedArguments } from './parse-arguments.js';
 export { parseArguments } from './parse-arguments.js';
 export type { InputBytes, ReadInputOptions } from './read-input.js';
 export { readInput, readStream } from './read-input.js';
-export type { Style } from './render.js';
-export { renderHelp, renderResult, styleFor } from './render.js';
+export type { RecordsOptions, Style, TableOptions } from './render.js';
+export { renderRecords, renderResult, renderTable, styleFor } from './render.js';
+export type { HelpEntry } from './render-help.js';
+export { renderHelp } from './render-help.js';
 export type { RunOptions } from './run-command.js';
-export { describeThrown, EXIT, emitResult, runCommand, withMeta } from './run-command.js';
+export { describeThrown, EXIT, emitResult, reportUsageError, runCommand, withMeta } from './run-command.js';
 export type {
   BackgroundReport,
   CapturedOutput,
@@ -33,4 +35,5 @@ export type {
   OutputStream,
   ParsedOptions,
   PositionalSpec,
+  RenderContext,
 } from './types.js';

@@ -28,11 +28,14 @@ export interface OptionSpec {
 /** A map of option names (as written after `--`) to their specs. */
 export type OptionSpecs = Record<string, OptionSpec>;
 
+// A string option with `choices` narrows to their union, so `run` needs no cast (`--format iso|unix`).
 type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
   ? boolean
   : S['type'] extends 'integer' | 'number'
     ? number
-    : string;
+    : S extends { choices: readonly (infer C extends string)[] }
+      ? C
+      : string;
 
 /** The parsed options of a command, typed from its specs. */
 export type ParsedOptions<O extends OptionSpecs> = {

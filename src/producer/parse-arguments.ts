@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import type { OptionSpec, OptionSpecs, PositionalSpec } from './types.js';
 
 /** Arguments split into options and positionals, or the reason they could not be. */
@@ -11,13 +12,14 @@ export type ParsedArguments =
     }
   | { ok: false; message: string; json: boolean; help: boolean };
 
-type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
+type Converted = { ok: true; value: unknown } | { ok: false; message: string };
 
 const INTEGER = /^[+-]?[0-9]+$/;
 // A decimal literal as people type it: no hex, no empty string, no "Infinity".
 const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
-function convert(name: string, spec: OptionSpec, raw: string): Parsed {
+/** Checks one option value against its spec: choices, integer or number syntax, and bounds. */
+function convert(name: string, spec: OptionSpec, raw: string): Converted {
   if (spec.type === 'string') {
     if (spec.choices && !spec.choices.includes(raw)) {
       return {
@@ -48,96 +50,91 @@ function convert(name: string, spec: OptionSpec, raw: string): Parsed {
   return { ok: true, value };
 }
 
+/** One option occurrence as `node:util` `parseArgs` tokenizes it. */
+interface OptionToken {
+  name: string;
+  rawName: string;
+  value?: string | undefined;
+  inlineValue?: boolean | undefined;
+}
+
 /**
  * Parses command-line arguments against option specs: `--name value`, `--name=value`, `-n value`, boolean
  * flags, repeated options, `-` as a positional (standard input), and `--` ending the options.
- * `--json` and `--help`/`-h` are understood for every command.
+ * `--json` and `--help`/`-h` are understood for every command. `node:util` `parseArgs` splits the words;
+ * this adds what it leaves out: unknown options, missing values, choices, numbers and their bounds, required
+ * options and positionals (every one of them a usage error, exit 2).
  */
 export function parseArguments(
   argv: readonly string[],
   specs: OptionSpecs,
   positionalSpecs: readonly PositionalSpec[] = [],
 ): ParsedArguments {
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const type = spec.type === 'boolean' ? 'boolean' : 'string';
+    config[name] = spec.short ? { type, short: spec.short } : { type };
+  }
+  config.json = { type: 'boolean' };
+  config.help = { type: 'boolean', short: 'h' };
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: config,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+
   const options: Record<string, unknown> = {};
   const positionals: string[] = [];
   let json = false;
   let help = false;
   let error: string | undefined;
-  const shorts = new Map<string, string>();
-  for (const [name, spec] of Object.entries(specs)) if (spec.short) shorts.set(spec.short, name);
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
+  /** Records one option; returns why it is a usage error, if it is one. */
+  const take = (token: OptionToken): string | undefined => {
+    const short = !token.rawName.startsWith('--');
+    const spec = Object.hasOwn(specs, token.name) ? specs[token.name] : undefined;
+    if (spec === undefined || (short && spec.short !== token.rawName.slice(1))) {
+      return `Unknown option ${short ? token.rawName : `--${token.name}`}.`;
     }
-    if (arg === '--json') {
-      json = true;
-      continue;
-    }
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    if (error !== undefined) continue; // keep scanning for --json / --help only
-    let name: string;
-    let inline: string | undefined;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      inline = eq === -1 ? undefined : arg.slice(eq + 1);
-    } else {
-      const long = arg.length === 2 ? shorts.get(arg.slice(1)) : undefined;
-      if (long === undefined) {
-        error = `Unknown option ${arg}.`;
-        continue;
-      }
-      name = long;
-    }
-    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
-    if (spec === undefined) {
-      error = `Unknown option --${name}.`;
-      continue;
-    }
-    let raw: string;
+    const name = token.name;
     if (spec.type === 'boolean') {
-      if (inline !== undefined && inline !== 'true' && inline !== 'false') {
-        error = `--${name} is a flag; it takes no value (or =true / =false).`;
-        continue;
+      if (token.value !== undefined && token.value !== 'true' && token.value !== 'false') {
+        return `--${name} is a flag; it takes no value (or =true / =false).`;
       }
-      options[name] = inline !== 'false';
-      continue;
+      options[name] = token.value !== 'false';
+      return undefined;
     }
-    if (inline !== undefined) {
-      raw = inline;
-    } else {
-      const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('--') && next.length > 2)) {
-        error = `--${name} needs a value.`;
-        continue;
-      }
-      raw = next;
-      i++;
+    // parseArgs takes the next word as the value even when it is another option: that is a missing value.
+    const raw = token.value;
+    if (raw === undefined || (token.inlineValue === false && raw.startsWith('--') && raw.length > 2)) {
+      json ||= raw === '--json';
+      help ||= raw === '--help';
+      return `--${name} needs a value.`;
     }
-    const parsed = convert(name, spec, raw);
-    if (!parsed.ok) {
-      error = parsed.message;
-      continue;
-    }
+    const converted = convert(name, spec, raw);
+    if (!converted.ok) return converted.message;
     if (spec.multiple) {
       const list = (options[name] as unknown[] | undefined) ?? [];
-      list.push(parsed.value);
+      list.push(converted.value);
       options[name] = list;
     } else if (Object.hasOwn(options, name)) {
-      error = `--${name} was given more than once.`;
+      return `--${name} was given more than once.`;
     } else {
-      options[name] = parsed.value;
+      options[name] = converted.value;
     }
+    return undefined;
+  };
+
+  // Every word after `--` comes back as a positional token. After the first problem only --json and --help
+  // still count, so the usage error obeys them.
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    else if (token.kind !== 'option') continue;
+    else if (token.name === 'json') json = true;
+    else if (token.name === 'help') help = true;
+    else error ??= take(token);
   }
   if (error !== undefined) return { ok: false, message: error, json, help };
 

@@ -1,10 +1,12 @@
 import { fail } from '../contract/builders.js';
 import { ensureResult } from '../contract/ensure-result.js';
 import type { ResultContract } from '../contract/types.js';
+import type { TextPosition } from '../json/locate.js';
 import { interruptedStatus, interruptSignalOf } from './interrupt.js';
 import { parseArguments } from './parse-arguments.js';
-import { renderHelp, renderResult, styleFor } from './render.js';
-import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs } from './types.js';
+import { renderContextFor, renderResult, styleFor } from './render.js';
+import { type HelpEntry, renderHelp, renderUsageError } from './render-help.js';
+import type { CommandContext, CommandDefinition, CommandIo, OptionSpecs, RenderContext } from './types.js';
 
 /**
  * Exit statuses of a command run, plus 130 for a run interrupted by SIGINT; SIGTERM and SIGHUP give 143 and
@@ -16,6 +18,8 @@ export const EXIT = { success: 0, failure: 1, usage: 2, interrupted: 130 } as co
 export interface RunOptions {
   /** Usage prefix for help text, such as `verdict tool findFiles`. Default: the command's name. */
   usage?: string;
+  /** Subcommands listed in the help, for a command that also has some (`verdict tool`, `verdict mcp`). */
+  subcommands?: readonly HelpEntry[];
 }
 
 const INTERRUPTED = Symbol('interrupted');
@@ -29,15 +33,34 @@ export function describeThrown(thrown: unknown): string {
 }
 
 /** The text of one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
-function formatResult(result: unknown, io: CommandIo, json: boolean): string {
-  return json
-    ? `${JSON.stringify(result, null, 2)}\n`
-    : renderResult(result as ResultContract, styleFor(io.stdout, io.env));
+function formatResult(
+  result: ResultContract,
+  io: CommandIo,
+  json: boolean,
+  render: (result: ResultContract, context: RenderContext) => string = renderResult,
+  context: RenderContext = renderContextFor(io.stdout, io.env),
+): string {
+  return json ? `${JSON.stringify(result, null, 2)}\n` : render(result, context);
 }
 
 /** Prints one result: the JSON document in `--json` mode, a rendering for a person otherwise. */
-export function emitResult(result: unknown, io: CommandIo, json: boolean): void {
+export function emitResult(result: ResultContract, io: CommandIo, json: boolean): void {
   io.stdout.write(formatResult(result, io, json));
+}
+
+/**
+ * Reports a usage error and returns its exit status (2). With `--json`, the contract document goes to stdout
+ * as the transport profile requires; for people, the message and a pointer to the help go to stderr.
+ */
+export function reportUsageError(
+  result: ResultContract,
+  io: CommandIo,
+  json: boolean,
+  usage: string,
+): number {
+  if (json) emitResult(result, io, true);
+  else io.stderr.write(renderUsageError(result, usage, styleFor(io.stderr, io.env)));
+  return EXIT.usage;
 }
 
 /** Adds the `meta` members the transport profile promises: command, duration and schema version. */
@@ -59,22 +82,20 @@ export async function runCommand<O extends OptionSpecs>(
   options: RunOptions = {},
 ): Promise<number> {
   const started = io.now();
+  const usage = options.usage ?? definition.name;
   const parsed = parseArguments(argv, definition.options, definition.positionals);
   const json = parsed.json;
   if (parsed.help) {
-    io.stdout.write(renderHelp(definition as unknown as CommandDefinition, options.usage ?? definition.name));
+    io.stdout.write(renderHelp(definition, usage, options.subcommands));
     return EXIT.success;
   }
   if (!parsed.ok) {
-    const usage = fail(`Invalid arguments for ${definition.name}: ${parsed.message}`, {
+    const result = fail(`Invalid arguments for ${definition.name}: ${parsed.message}`, {
       error: parsed.message,
       error_code: 'invalid_arguments',
-      details: { usage: `Run ${options.usage ?? definition.name} --help for the options.` },
+      details: { usage: `Run ${usage} --help for the options.` },
     });
-    const final = withMeta(usage, definition.name, io.now() - started);
-    emitResult(final, io, json);
-    if (!json) io.stderr.write(`Run ${options.usage ?? definition.name} --help for the options.\n`);
-    return EXIT.usage;
+    return reportUsageError(withMeta(result, definition.name, io.now() - started), io, json, usage);
   }
 
   const controller = new AbortController();
@@ -85,13 +106,27 @@ export async function runCommand<O extends OptionSpecs>(
     if (controller.signal.aborted) resolve(INTERRUPTED);
     controller.signal.addEventListener('abort', () => resolve(INTERRUPTED), { once: true });
   });
+  // Places in the inputs' texts, recorded for the rendering only (never in --json mode, never in the document).
+  const places = new Map<string, Map<string, TextPosition>>();
   const ctx: CommandContext = {
     progress: (message) => io.stderr.write(`${message}\n`),
     log: (message) => io.stderr.write(`${message}\n`),
     signal: controller.signal,
     io,
     json,
+    place(file, pointer, position) {
+      if (json) return;
+      const byPointer = places.get(file) ?? new Map<string, TextPosition>();
+      byPointer.set(pointer, position);
+      places.set(file, byPointer);
+    },
   };
+  const renderContext: RenderContext = {
+    ...renderContextFor(io.stdout, io.env),
+    placeOf: (file, pointer) => places.get(file)?.get(pointer),
+  };
+  const render = definition.render?.bind(definition) ?? renderResult;
+  const format = (result: ResultContract) => formatResult(result, io, json, render, renderContext);
 
   let outcome: unknown;
   try {
@@ -141,7 +176,7 @@ export async function runCommand<O extends OptionSpecs>(
   }
   let text: string;
   try {
-    text = product !== undefined ? `${JSON.stringify(product, null, 2)}\n` : formatResult(final, io, json);
+    text = product !== undefined ? `${JSON.stringify(product, null, 2)}\n` : format(final);
   } catch (thrown) {
     // A conforming result can still hold what JSON cannot (a BigInt, a cycle, a throwing toJSON).
     status = EXIT.failure;
@@ -151,6 +186,9 @@ export async function runCommand<O extends OptionSpecs>(
     });
     text = formatResult(withMeta(unwritable, definition.name, io.now() - started), io, json);
   }
+  // A usage error the command found itself is reported as the parser's are: on stderr for people.
+  if (status === EXIT.usage && !json && product === undefined)
+    return reportUsageError(final, io, false, usage);
   io.stdout.write(text);
   return status;
 }

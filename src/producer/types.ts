@@ -1,8 +1,23 @@
 import type { JsonSchema } from '../contract/schema.js';
 import type { ResultContract } from '../contract/types.js';
+import type { TextPosition } from '../json/locate.js';
 import type { OptionSpecs, ParsedOptions } from './option-specs.js';
 
 export type { OptionSpec, OptionSpecs, ParsedOptions } from './option-specs.js';
+
+/** ANSI styles, or none: the colours a rendering may use. */
+export interface Style {
+  /** Green text for success. */
+  ok(text: string): string;
+  /** Red text for failure. */
+  bad(text: string): string;
+  /** Yellow text for warnings. */
+  warn(text: string): string;
+  /** Dim text for secondary facts. */
+  dim(text: string): string;
+  /** Bold text for headings. */
+  bold(text: string): string;
+}
 
 /** A positional argument of a command. */
 export interface PositionalSpec {
@@ -22,6 +37,8 @@ export interface OutputStream {
   write(chunk: string | Uint8Array): unknown;
   /** True when the stream is a terminal. */
   isTTY?: boolean;
+  /** Width of the terminal in characters, when it is one. */
+  columns?: number;
 }
 
 /** Everything a command may touch of the outside world, so tests can drive it in-process. */
@@ -57,6 +74,21 @@ export interface CommandContext {
   io: CommandIo;
   /** True in `--json` mode. */
   json: boolean;
+  /**
+   * Records where a JSON Pointer of an input lies in its text, so the rendering for people can print
+   * `FILE:LINE:COL`; nothing a command records here reaches the JSON document. Absent outside `runCommand`.
+   */
+  place?(file: string, pointer: string, position: TextPosition): void;
+}
+
+/** What a command's rendering for people may use: colours, the width to fit and the places recorded. */
+export interface RenderContext {
+  /** Colours, or none (`NO_COLOR`, not a terminal). */
+  style: Style;
+  /** Widest line that fits, in characters: the terminal's width, or a default when not a terminal. */
+  width: number;
+  /** Where a JSON Pointer of an input lies in its text, when the command recorded it ({@link CommandContext.place}). */
+  placeOf(file: string, pointer: string): TextPosition | undefined;
 }
 
 /** The input handed to a command's `run`. */
@@ -95,4 +127,9 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
    * The exit status still follows `success`; `context.json` says whether `--json` was given.
    */
   product?(result: ResultContract, context: { json: boolean }): unknown;
+  /**
+   * Renders the guarded result for a person (without `--json`). Default: {@link renderResult}, which prints
+   * the outcome, the domain fields (arrays of records as tables) and the warnings.
+   */
+  render?(result: ResultContract, context: RenderContext): string;
 }

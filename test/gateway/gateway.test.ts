@@ -70,6 +70,24 @@ describe('POST /v1/text', () => {
     },
   );
 
+  test('an openai provider with api "responses" calls the Responses API, streamed or not', async () => {
+    const gateway = gatewayWith({
+      providers: {
+        openai: { baseURL: replay.baseURL.openai, apiKey: 'sk-replay-openai-secret', api: 'responses' },
+      },
+    });
+    const plain = await readEnvelope(await post(gateway, '/v1/text', { model: 'openai:gpt-5', input: 'Hi' }));
+    expect(plain.envelope).toMatchObject({ success: true, provider: 'openai' });
+    const response = await post(gateway, '/v1/text', { model: 'openai:gpt-5', input: 'Hi', stream: true });
+    const streamed = readStreamEnvelope(await response.text());
+    expect(streamed.envelope).toMatchObject({
+      success: true,
+      provider: 'openai',
+      content: streamed.deltas.join(''),
+    });
+    expect(replay.requests.map((request) => request.path)).toEqual(['/v1/responses', '/v1/responses']);
+  });
+
   test('passes messages, instructions and sampling options to the provider', async () => {
     const gateway = gatewayWith();
     await readEnvelope(
@@ -309,6 +327,7 @@ describe('provider failures', () => {
     expect(answer.envelope).toMatchObject({ success: false, provider, error: { code } });
     expect(answer.envelope.metadata.attempts).toBe(1);
     for (const secret of SECRETS) expect(JSON.stringify(answer.envelope)).not.toContain(secret);
+    expect(JSON.stringify(answer.envelope)).not.toContain(replay.url);
   });
 
   test('an HTML page with status 200 is INVALID_PROVIDER_RESPONSE', async () => {
@@ -650,6 +669,52 @@ describe('POST /v1/videos', () => {
       provider: 'replicate',
       error: { code: 'PROVIDER_TIMEOUT' },
     });
+  });
+});
+
+describe('GET /v1/videos/{job_id}', () => {
+  test('"wait": false answers a job id at once; polling it gives the job status, then the videos', async () => {
+    const gateway = gatewayWith();
+    const started = await readEnvelope(
+      await post(gateway, '/v1/videos', {
+        model: 'replicate:minimax/video-01',
+        prompt: 'a horse',
+        wait: false,
+      }),
+    );
+    expect(started.envelope).toMatchObject({
+      success: true,
+      videos: [],
+      metadata: { job_status: 'pending' },
+    });
+    const jobId = String(started.envelope.metadata.job_id);
+    expect(started.envelope.metadata.poll).toBe(`/v1/videos/${jobId}`);
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    const pending = await readEnvelope(await gateway.request(`/v1/videos/${jobId}`));
+    expect(pending.envelope).toMatchObject({
+      success: true,
+      metadata: { job_status: 'pending', job_id: jobId },
+    });
+    const done = await readEnvelope(await gateway.request(`/v1/videos/${jobId}`));
+    expect(done.envelope).toMatchObject({
+      success: true,
+      provider: 'replicate',
+      videos: [{ url: 'https://replicate.delivery/pbxt/xyz/output.mp4' }],
+      metadata: { job_status: 'completed' },
+    });
+    expect(replay.requests.map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
+  });
+
+  test('a job id that is not one, or names a provider not configured, is NOT_FOUND', async () => {
+    const gateway = gatewayWith();
+    const garbage = await readEnvelope(await gateway.request('/v1/videos/not*a*job'));
+    expect(garbage.envelope).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const forged = Buffer.from(JSON.stringify({ target: 'elsewhere:x', operation: {} })).toString(
+      'base64url',
+    );
+    const unknown = await readEnvelope(await gateway.request(`/v1/videos/${forged}`));
+    expect(unknown.envelope).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(replay.requests).toHaveLength(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { memoryIo } from '../helpers/memory-io.js';
 import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import { CLI_PATH } from '../helpers/spawn-cli.js';
 import { parseSse, readEnvelope } from './envelope-assertions.js';
 
 let replay: ReplayProviders;
@@ -99,6 +101,48 @@ describe('verdict gateway', () => {
     expect(answer.envelope).toMatchObject({ success: true, content: 'Once upon a' });
     expect(await cli.exit).toBe(0);
     await expect(fetch(`${cli.url}/healthz`)).rejects.toThrow();
+  });
+
+  test('the built CLI stops gracefully on SIGTERM and exits 0', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'gateway', '--port', '0'], {
+      env: { ...process.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: replay.baseURL.openai },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await expect
+      .poll(() => /serving on http:\/\/127\.0\.0\.1:\d+/.test(stderr), { timeout: 20_000 })
+      .toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('verdict gateway: stopped');
+  });
+
+  test('--log-content puts prompts and outputs in the log line', async () => {
+    const cli = await startCli(['--log-content'], {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+    });
+    await readEnvelope(
+      await fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'the prompt' }),
+      }),
+    );
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+    const line =
+      cli.io.stderr
+        .text()
+        .split('\n')
+        .find((text) => text.includes('"route":"/v1/text"')) ?? '{}';
+    expect(JSON.parse(line)).toMatchObject({
+      input: { input: 'the prompt' },
+      content: 'Paris is the capital of France.',
+    });
   });
 
   test('exit 1 when the address cannot be served', async () => {

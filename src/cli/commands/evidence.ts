@@ -1,7 +1,51 @@
 import type { ResultContract } from '../../contract/types.js';
-import { EVIDENCE_PROFILES, type EvidenceProfile, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
+import { EVIDENCE_PROFILES, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
+import type { ReceiptCase } from '../../evidence/create-receipt.js';
 import { produceReceipt } from '../../evidence/produce-receipt.js';
 import { defineCommand } from '../../producer/define-command.js';
+import {
+  renderChecklist,
+  renderHeadline,
+  renderMember,
+  renderViolations,
+  renderWarnings,
+} from '../../producer/render.js';
+import type { RenderContext } from '../../producer/types.js';
+
+/** Receipt members that identify its format rather than say something about the evidence. */
+const FORMAT_MEMBERS = [
+  'report_schema_version',
+  'contract_version',
+  'contract_schema',
+  'cases',
+  'violations',
+];
+
+/**
+ * `verdict evidence` for people: each case (success, failure) with its file and digest and, when it fails,
+ * its violations; the receipt's own violations; then the verdict once, with the profile facts.
+ */
+function renderReceipt(result: ResultContract, context: RenderContext): string {
+  const { style } = context;
+  const details = result.details ?? {};
+  const cases = (details.cases ?? []) as ReceiptCase[];
+  const lines = renderChecklist(
+    cases.map((item) => ({
+      passed: item.conformant,
+      label: `${item.name}: ${item.file}`,
+      note: item.sha256 === null ? 'unreadable' : `sha256 ${item.sha256.slice(0, 12)}…`,
+      lines: [...renderViolations(item.violations, style, ''), ...renderWarnings(item.warnings, style, '')],
+    })),
+    style,
+  );
+  lines.push(...renderViolations(Array.isArray(details.violations) ? details.violations : [], style, ''));
+  lines.push(renderHeadline(result, style));
+  for (const [key, value] of Object.entries(details)) {
+    if (!FORMAT_MEMBERS.includes(key) && value !== null) lines.push(...renderMember(key, value, context));
+  }
+  lines.push(...renderWarnings(result.warnings, style));
+  return `${lines.join('\n')}\n`;
+}
 
 /** `verdict evidence`: checks a real success and a real failure as a pair and prints (and writes) the receipt. */
 export const evidenceCommand = defineCommand({
@@ -35,9 +79,10 @@ export const evidenceCommand = defineCommand({
     report: { type: 'string', description: 'Where to write the receipt.', valueName: 'FILE' },
   },
   errorCodes: { ...RECEIPT_ERROR_CODES, invalid_arguments: 'The command line is wrong.' },
+  render: renderReceipt,
   run({ options }, ctx) {
     return produceReceipt({
-      profile: options.profile as EvidenceProfile,
+      profile: options.profile,
       success: options.success,
       failure: options.failure,
       toolDefinition: options['tool-definition'],

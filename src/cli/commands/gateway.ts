@@ -15,7 +15,7 @@ import {
 } from '../../gateway/index.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
-import { EXIT, emitResult, withMeta } from '../../producer/run-command.js';
+import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 
 const USAGE = [
@@ -47,13 +47,13 @@ function usageFailure(
   message: string,
   details: Record<string, unknown> = {},
 ): number {
-  const result = fail(`verdict gateway: ${message}`, {
+  const result = fail(`Invalid arguments for verdict gateway: ${message}`, {
     error: message,
     error_code: 'invalid_arguments',
     details: { usage: 'Run verdict gateway --help for the options.', ...details },
   });
-  emitResult(withMeta(result, 'gateway', 0), io, json);
-  return EXIT.usage;
+  // Reported as every command reports a usage error: the document with --json, else a line on stderr.
+  return reportUsageError(withMeta(result, 'gateway', 0), io, json, 'verdict gateway');
 }
 
 /** Read and check a config file; every problem is listed. */

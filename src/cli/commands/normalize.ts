@@ -3,7 +3,6 @@ import { defineCommand } from '../../producer/define-command.js';
 import { readInput } from '../../producer/read-input.js';
 import {
   isProviderId,
-  isUnifiedFormat,
   normalizeResponse,
   normalizeStream,
   readHeaderLines,
@@ -18,18 +17,18 @@ function usageError(message: string, error: string) {
   return fail(message, { error, error_code: 'invalid_arguments' });
 }
 
-/** The error codes of a failure envelope, as the contract result spells them (`RATE_LIMITED` → `rate_limited`). */
+/** The codes of a failure envelope, as the envelope's `error.code` writes them (upper case), for the help. */
 const ENVELOPE_FAILURES = Object.fromEntries(
   Object.entries(UNIFIED_ERROR_CODES).map(([code, { description }]) => [
-    code.toLowerCase(),
-    `The envelope is a failure with code ${code}: ${description}`,
+    code,
+    `${description} (a failure envelope, exit 1)`,
   ]),
 );
 
 /** `verdict normalize`: turns one provider response (or captured stream) into the unified AI output envelope. */
 export const normalizeCommand = defineCommand({
   name: 'normalize',
-  description: `Turn a provider response body (FILE, or standard input for - or when no FILE is given) into the unified AI output envelope and print the envelope itself. FORMAT is one of: ${UNIFIED_FORMATS.join(', ')}. Exit 0 for a success envelope, 1 for a failure envelope, 2 for a usage error.`,
+  description: `Turn a provider response body (FILE, or standard input for - or when no FILE is given) into the unified AI output envelope and print the envelope itself. Exit 0 for a success envelope, 1 for a failure envelope, 2 for a usage error. With or without --json, stdout holds the envelope itself, not a contract result: its error.code is one of the upper-case codes below. A usage error is reported as for every command (with --json: a contract result document with error_code invalid_arguments).`,
   options: {
     format: {
       type: 'string',
@@ -84,12 +83,6 @@ export const normalizeCommand = defineCommand({
   async run({ options, positionals }, ctx) {
     const file = positionals[0] ?? '-';
     const format = options.format;
-    // The parser checks choices; this narrows the type for the normalizers.
-    if (!isUnifiedFormat(format))
-      return usageError(
-        `Unknown format ${format}.`,
-        `--format must be one of ${UNIFIED_FORMATS.join(', ')}.`,
-      );
     if (options.stream && !STREAM_FORMATS.includes(format)) {
       return usageError(
         `${format} has no streaming form.`,

@@ -1,8 +1,8 @@
 import { REFERENCE_COMMANDS } from '../../commands/index.js';
-import { fail, ok } from '../../contract/builders.js';
+import { ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
-import { EXIT, emitResult, runCommand, withMeta } from '../../producer/run-command.js';
-import type { CommandIo } from '../../producer/types.js';
+import { renderResult } from '../../producer/render.js';
+import type { SubcommandGroup } from '../subcommands.js';
 
 /** `verdict tool --list`: names every reference command with its options and error codes. */
 export const toolListCommand = defineCommand({
@@ -29,6 +29,9 @@ export const toolListCommand = defineCommand({
       },
     },
   },
+  // For people: name and what it does; `verdict tool NAME --help` has the options and codes.
+  render: (result, context) =>
+    `${renderResult(result, context, { columns: { tools: ['name', 'description'] } }).trimEnd()}\n  ${context.style.dim('verdict tool NAME --help shows the options and error codes of one.')}\n`,
   run() {
     const tools = REFERENCE_COMMANDS.map((command) => ({
       name: command.name,
@@ -40,22 +43,14 @@ export const toolListCommand = defineCommand({
   },
 });
 
-/**
- * Dispatches `verdict tool …`: `--list` (or nothing) lists the reference commands, `NAME [options]` runs
- * one under the transport profile, and an unknown NAME is a usage error (exit 2).
- */
-export async function runTool(argv: readonly string[], io: CommandIo): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name.startsWith('-')) {
-    return runCommand(toolListCommand, argv, io, { usage: 'verdict tool' });
-  }
-  const command = REFERENCE_COMMANDS.find((candidate) => candidate.name === name);
-  if (command !== undefined) return runCommand(command, rest, io, { usage: `verdict tool ${name}` });
-  const names = REFERENCE_COMMANDS.map((candidate) => candidate.name);
-  const usage = fail(`Unknown tool ${JSON.stringify(name)}. Run verdict tool --list for the tools.`, {
-    error: `Known tools: ${names.join(', ')}.`,
-    error_code: 'invalid_arguments',
-  });
-  emitResult(withMeta(usage, 'tool', 0), io, rest.includes('--json'));
-  return EXIT.usage;
-}
+/** `verdict tool`: each reference command by name; with `--list` (or no NAME), the list of them. */
+export const toolGroup: SubcommandGroup = {
+  description: toolListCommand.description,
+  noun: 'tool',
+  fallback: toolListCommand,
+  subcommands: REFERENCE_COMMANDS.map((command) => ({
+    name: command.name,
+    summary: command.description,
+    load: () => ({ command }),
+  })),
+};

@@ -1,16 +1,19 @@
 import { fail, ok } from '../../contract/builders.js';
 import { CONTRACT_SCHEMA_URL, type ValidationWarning, type Violation } from '../../contract/codes.js';
+import type { ResultContract } from '../../contract/types.js';
 import { validateResultText } from '../../contract/validate-result-text.js';
 import type { ReadError } from '../../json/types.js';
 import { defineCommand } from '../../producer/define-command.js';
 import { describeReadError, inputLabel, readInput } from '../../producer/read-input.js';
-import type { CommandIo } from '../../producer/types.js';
+import { renderHeadline, renderResult } from '../../producer/render.js';
+import type { CommandContext, RenderContext } from '../../producer/types.js';
 import {
   UNIFIED_OUTPUT_SCHEMA_URL,
   type UnifiedViolation,
   validateUnifiedText,
 } from '../../unified/index.js';
-import { validateLines } from '../validate-lines.js';
+import { placeFindings, renderFinding, renderReadError } from '../source-places.js';
+import { renderLineReport, validateLines } from '../validate-lines.js';
 
 /** The verdict on one input of `verdict validate`. */
 export interface InputVerdict {
@@ -68,23 +71,39 @@ const CONTRACTS: { result: ContractCheck; unified: ContractCheck } = {
 /** A contract name `verdict validate --contract` accepts. */
 export type ContractName = keyof typeof CONTRACTS;
 
-function contractNamed(name: string): ContractCheck {
-  return name === 'unified' ? CONTRACTS.unified : CONTRACTS.result;
-}
-
 /** Reads and validates one input. */
 export async function validateInput(
   file: string,
-  io: CommandIo,
+  ctx: CommandContext,
   maxBytes: number | undefined,
   contract: ContractName = 'result',
 ): Promise<InputVerdict> {
-  const input = await readInput(file, io, maxBytes === undefined ? {} : { maxBytes });
+  const input = await readInput(file, ctx.io, maxBytes === undefined ? {} : { maxBytes });
   if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
-  const report = contractNamed(contract).check(input.bytes, maxBytes);
+  const report = CONTRACTS[contract].check(input.bytes, maxBytes);
   if (report.readError)
     return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
+  placeFindings(ctx, file, input.bytes, [...report.violations, ...report.warnings]);
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
+}
+
+/**
+ * `verdict validate` for people: one compiler-style line per violation, warning or read error
+ * (`FILE:LINE:COL code message`), then the summary once.
+ */
+function renderValidation(result: ResultContract, context: RenderContext): string {
+  if (result.details?.mode === 'jsonl') return renderLineReport(result, context);
+  const inputs = (result.details?.inputs ?? []) as InputVerdict[];
+  const lines: string[] = [];
+  for (const input of inputs) {
+    if (input.read_error !== undefined) lines.push(renderReadError(input.file, input.read_error, context));
+    for (const violation of input.violations) lines.push(renderFinding(input.file, violation, context));
+    for (const warning of input.warnings) lines.push(renderFinding(input.file, warning, context, 'warning'));
+  }
+  // Without inputs (a usage error found by the command) the default rendering says it.
+  if (inputs.length === 0) return renderResult(result, context);
+  lines.push(renderHeadline(result, context.style));
+  return `${lines.join('\n')}\n`;
 }
 
 /** `verdict validate`: checks result documents against QZX Result Contract v1. */
@@ -122,6 +141,7 @@ export const validateCommand = defineCommand({
       'An input could not be read as one strict JSON document (details.read_error says why).',
     invalid_arguments: 'The command line is wrong.',
   },
+  render: renderValidation,
   async run({ options, positionals }, ctx) {
     const files = positionals.length > 0 ? positionals : ['-'];
     if (files.length === 1 && files[0] === '-' && ctx.io.stdin.isTTY) {
@@ -136,7 +156,7 @@ export const validateCommand = defineCommand({
         error_code: 'invalid_arguments',
       });
     }
-    const contract = contractNamed(options.contract);
+    const contract = CONTRACTS[options.contract];
     if (options.jsonl && options.contract !== 'result') {
       return fail('--jsonl checks QZX Result Contract v1 only.', {
         error: `--jsonl cannot be combined with --contract ${options.contract}.`,
@@ -155,7 +175,7 @@ export const validateCommand = defineCommand({
 
     const inputs: InputVerdict[] = [];
     for (const file of files)
-      inputs.push(await validateInput(file, ctx.io, options['max-bytes'], options.contract as ContractName));
+      inputs.push(await validateInput(file, ctx, options['max-bytes'], options.contract));
     const warnings = inputs.flatMap((input) =>
       input.warnings.map((w) => `${inputLabel(input.file)}: ${w.code}: ${w.message}`),
     );

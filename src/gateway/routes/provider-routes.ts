@@ -7,12 +7,17 @@ import {
 } from 'ai';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import { readJson } from '../../json/index.js';
 import {
+  type AiSdkOptions,
+  type AiSdkVideoStatus,
   fromGenerateImage,
   fromGenerateSpeech,
   fromTranscription,
   fromVideoStatus,
 } from '../../unified/ai-sdk.js';
+import { toBase64 } from '../../unified/classify-media.js';
+import type { UnifiedOutput } from '../../unified/types.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
 import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
@@ -39,6 +44,47 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+/** A video job's status and the id to poll it by. */
+interface VideoAnswer {
+  status: AiSdkVideoStatus;
+  job: string;
+}
+
+/**
+ * A job id that carries what polling needs — the target and the provider's opaque operation — so any instance
+ * of the gateway can answer it without shared state. The provider SDK still checks that a status URL inside the
+ * operation belongs to the configured provider, so a forged id cannot send credentials elsewhere.
+ */
+function encodeVideoJob(target: string, operation: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify({ target, operation }));
+  return toBase64(bytes).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function decodeVideoJob(id: string): { target: string; operation: unknown } | undefined {
+  if (!/^[A-Za-z0-9_-]{1,8192}$/.test(id)) return undefined;
+  try {
+    const binary = atob(id.replaceAll('-', '+').replaceAll('_', '/'));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
+    );
+    const read = readJson(text, { maxDepth: 32 });
+    const value = read.ok ? (read.value as { target?: unknown; operation?: unknown }) : undefined;
+    if (typeof value?.target !== 'string' || value.operation === undefined) return undefined;
+    return { target: value.target, operation: value.operation };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The envelope of a video answer; a job still running carries its `job_id` and where to poll it. */
+function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutput {
+  const envelope = fromVideoStatus(answer.status, options);
+  if (envelope.success && envelope.metadata.job_status === 'pending') {
+    Object.assign(envelope.metadata, { job_id: answer.job, poll: `/v1/videos/${answer.job}` });
+  }
+  return envelope;
 }
 
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
@@ -193,7 +239,8 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       route: 'videos',
       modality: 'videos',
       model: body.model,
-      // A video is a job: start it, then poll its status until it ends or the route's deadline passes.
+      // A video is a job: start it, then poll its status until it ends or the route's deadline passes — or,
+      // with "wait": false, answer at once with a job id to poll at GET /v1/videos/{job_id}.
       // Finished videos are answered by URL when the provider gives one; the gateway does not download them.
       call: async ({ target, signal, headers }) => {
         const model = target.provider.videos?.(target.modelId) as never;
@@ -210,6 +257,10 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           abortSignal: signal,
           headers,
         });
+        const job = encodeVideoJob(target.label, started.operation);
+        if (body.wait === false) {
+          return { status: { status: 'pending', response: started.response }, job } as VideoAnswer;
+        }
         for (;;) {
           const status = await getVideoStatus(model, {
             operation: started.operation,
@@ -217,11 +268,40 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
             abortSignal: signal,
             maxRetries: 0,
           });
-          if (status.status !== 'pending') return status;
+          if (status.status !== 'pending') return { status, job } as VideoAnswer;
           await pause(runtime.videoPollMs, signal);
         }
       },
-      convert: (status, options) => fromVideoStatus(status as never, options),
+      convert: videoEnvelope,
     }),
   );
+  app.get('/v1/videos/:job', (c) => {
+    const jobId = c.req.param('job');
+    const job = decodeVideoJob(jobId);
+    if (job === undefined) {
+      return respond(
+        c,
+        systemFailure(
+          'NOT_FOUND',
+          'Unknown video job: use the job_id a POST /v1/videos answered.',
+          c.get('traceId'),
+        ),
+      );
+    }
+    return serveCall(c, runtime, {
+      route: 'videos',
+      modality: 'videos',
+      model: job.target,
+      call: async ({ target, signal, headers }) => {
+        const status = await getVideoStatus(target.provider.videos?.(target.modelId) as never, {
+          operation: job.operation as never,
+          headers,
+          abortSignal: signal,
+          maxRetries: 0,
+        });
+        return { status, job: jobId } as VideoAnswer;
+      },
+      convert: videoEnvelope,
+    });
+  });
 }

@@ -33,6 +33,9 @@ export function decorate(
   startedAt: number,
 ): UnifiedOutput {
   const metadata = envelope.metadata as Record<string, unknown>;
+  // The upstream URL (the adapter keeps it without its query) says where the gateway's providers live, which is
+  // the operator's business, not the client's: the log line has the target instead.
+  if (!envelope.success) delete envelope.error.details.url;
   metadata.latency_ms = Math.round(performance.now() - startedAt);
   metadata.attempts = outcome.attempts;
   if (target !== undefined) metadata.target = target.label;
