@@ -9,9 +9,6 @@ import { BUILT_CLI, ROOT } from './support/ensure-build.js';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines?: { node?: string };
   dependencies?: Record<string, string>;
-  repository?: { type?: string; url?: string };
-  homepage?: string;
-  bugs?: { url?: string };
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   exports?: Record<string, unknown>;
@@ -132,14 +129,6 @@ describe('the published package', () => {
     // Only verdict/mcp/sdk-v1 needs the 1.x SDK, and a project using it has it already.
     expect(pkg.peerDependencies?.['@modelcontextprotocol/sdk']).toBeDefined();
     expect(optional('@modelcontextprotocol/sdk')).toBe(true);
-  });
-
-  test('names its repository, homepage and issue tracker, all in one place', () => {
-    const repo = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository?.url ?? '')?.[1];
-    expect(repo, JSON.stringify(pkg.repository)).toBeDefined();
-    expect(pkg.repository?.type).toBe('git');
-    expect(pkg.homepage).toBe(`${repo}#readme`);
-    expect(pkg.bugs?.url).toBe(`${repo}/issues`);
   });
 
   test('every conditional export names types first', () => {
