@@ -1,5 +1,6 @@
 import type { EvidenceProfile } from './codes.js';
 import { createReceipt, failReceipt, type Receipt } from './create-receipt.js';
+import { nodeSha256Hex } from './node-sha256-hex.js';
 import { readEvidenceFile } from './read-evidence-file.js';
 import { writeReceipt } from './write-receipt.js';
 
@@ -36,6 +37,7 @@ export function produceReceipt(options: ProduceReceiptOptions): Receipt {
     failure: readEvidenceFile(options.failure, cwd),
     toolDefinition:
       options.toolDefinition === undefined ? undefined : readEvidenceFile(options.toolDefinition, cwd),
+    sha256: nodeSha256Hex,
   });
   if (options.report === undefined) return receipt;
   const written = writeReceipt(options.report, receipt, { inputs, cwd });

@@ -35,6 +35,7 @@ export {
 } from './normalize-response.js';
 export { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
 export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
+export type { HeadersInitLike } from './to-http-response.js';
 export { toHttpResponse } from './to-http-response.js';
 export { createTraceId, parseTraceparent, traceIdFrom } from './trace-id-from.js';
 export {
