@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import type { ReplayProviders } from '../helpers/replay-providers.js';
+import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+import { useReplay } from './use-replay.js';
+
+/** What docs/gateway.md promises about request bodies, checked against the replay providers. */
+
+const replayServer = useReplay();
+let replay: ReplayProviders;
+beforeEach(() => {
+  replay = replayServer();
+});
+
+function gatewayWith(options: GatewayOptions = {}) {
+  return createGateway({
+    providers: replay.providers() as GatewayOptions['providers'],
+    retries: 0,
+    ...options,
+  });
+}
+
+const CONVERSATION = [
+  { role: 'system', content: 'Answer in one word.' },
+  { role: 'user', content: 'Capital of France?' },
+  { role: 'assistant', content: 'Paris.' },
+  { role: 'user', content: 'And of Italy?' },
+];
+
+describe('POST /v1/text with a list of messages', () => {
+  test.each([
+    ['openai:gpt-4o-mini', (body: Record<string, unknown>) => body.messages, 'system'],
+    ['anthropic:claude-sonnet-4-5', (body: Record<string, unknown>) => body.system, 'Answer in one word.'],
+    [
+      'google:gemini-2.5-flash',
+      (body: Record<string, unknown>) => body.systemInstruction,
+      'Answer in one word.',
+    ],
+  ])('%s takes a system message in the list, as the docs allow', async (model, systemOf, sent) => {
+    for (const stream of [false, true]) {
+      replay.reset();
+      const response = await createGatewayRequest(model, stream);
+      const envelope = stream
+        ? readStreamEnvelope(await response.text()).envelope
+        : (await readEnvelope(response)).envelope;
+      expect(envelope).toMatchObject({ success: true });
+      expect(JSON.stringify(systemOf(replay.requests[0]?.body as Record<string, unknown>))).toContain(sent);
+    }
+  });
+});
+
+function createGatewayRequest(model: string, stream: boolean) {
+  return gatewayWith().request('/v1/text', {
+    method: 'POST',
+    body: JSON.stringify({ model, input: CONVERSATION, ...(stream ? { stream: true } : {}) }),
+  });
+}
