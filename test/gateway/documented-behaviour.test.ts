@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { checkGatewayConfig, createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import type { ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -55,3 +55,42 @@ function createGatewayRequest(model: string, stream: boolean) {
     body: JSON.stringify({ model, input: CONVERSATION, ...(stream ? { stream: true } : {}) }),
   });
 }
+
+describe('checkGatewayConfig', () => {
+  test('lists every problem at once: wrong types and unknown members with those between members', () => {
+    const check = checkGatewayConfig({
+      providers: {
+        openai: { baseURL: 'not a url', colour: 'red' },
+        'Bad Id': { type: 'openai' },
+        local: {},
+        odd: { type: 'telepathy', api: 'chat' },
+        anthropic: { api: 'responses' },
+      },
+      aliases: { fast: 'mistral:small', both: ['openai:gpt-4o-mini', 'nowhere:x'], broken: 'no-colon' },
+      retries: -1,
+      nonsense: true,
+    });
+    expect(check.ok).toBe(false);
+    const paths = check.ok ? [] : check.problems.map((problem) => problem.path);
+    expect(paths.sort()).toEqual(
+      [
+        '/providers/openai/baseURL',
+        '/providers/openai/colour',
+        '/providers/odd/type',
+        '/aliases/broken',
+        '/retries',
+        '/nonsense',
+        '/providers/Bad Id',
+        '/providers/local/baseURL',
+        '/providers/anthropic/api',
+        '/aliases/fast',
+        '/aliases/both/1',
+      ].sort(),
+    );
+  });
+
+  test('a valid configuration passes', () => {
+    const check = checkGatewayConfig({ providers: { openai: {} }, aliases: { fast: 'openai:gpt-4o-mini' } });
+    expect(check).toMatchObject({ ok: true, config: { aliases: { fast: 'openai:gpt-4o-mini' } } });
+  });
+});
