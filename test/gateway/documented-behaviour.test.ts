@@ -94,3 +94,25 @@ describe('checkGatewayConfig', () => {
     expect(check).toMatchObject({ ok: true, config: { aliases: { fast: 'openai:gpt-4o-mini' } } });
   });
 });
+
+describe('the modality table', () => {
+  test('an openai-compatible provider serves images from its images endpoint', async () => {
+    const response = await gatewayWith().request('/v1/images', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openrouter:some/image-model', prompt: 'a red fox', n: 1 }),
+    });
+    const answer = await readEnvelope(response);
+    expect(answer.status).toBe(200);
+    expect(answer.envelope).toMatchObject({
+      success: true,
+      provider: 'openrouter',
+      content: 'Generated 1 image.',
+      images: [{ data: 'UklGRiQAAABXRUJQVlA4IBgAAAAw', media_type: 'image/webp' }],
+    });
+    expect(replay.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /api/v1/images/generations',
+    ]);
+    expect(replay.requests[0]?.headers.authorization).toBe('Bearer sk-or-replay-secret');
+    expect(replay.requests[0]?.body).toMatchObject({ model: 'some/image-model', prompt: 'a red fox' });
+  });
+});
