@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { checkGatewayConfig, createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import type { ReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
@@ -114,5 +114,42 @@ describe('the modality table', () => {
     ]);
     expect(replay.requests[0]?.headers.authorization).toBe('Bearer sk-or-replay-secret');
     expect(replay.requests[0]?.body).toMatchObject({ model: 'some/image-model', prompt: 'a red fox' });
+  });
+});
+
+describe('retries', () => {
+  test("OpenAI's retry-after-ms is honoured; one that would pass the deadline ends the retries at once", async () => {
+    replay.enqueue({
+      ...fixture('openai.chat/RATE_LIMITED/rate-limit-429.json'),
+      headers: { 'retry-after-ms': '5' },
+    });
+    const retried = await readEnvelope(
+      await gatewayWith({ retries: 1 }).request('/v1/text', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+      }),
+    );
+    expect(retried.envelope).toMatchObject({ success: true, metadata: { attempts: 2 } });
+
+    replay.reset();
+    replay.enqueue({
+      ...fixture('openai.chat/RATE_LIMITED/rate-limit-429.json'),
+      headers: { 'retry-after-ms': '15000' },
+    });
+    const gateway = gatewayWith({ retries: 3, timeoutMs: 2000, maxRetryAfterMs: 20000 });
+    const limited = await readEnvelope(
+      await gateway.request('/v1/text', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+      }),
+    );
+    // Not a PROVIDER_TIMEOUT after waiting out the deadline: the provider's own answer, at once.
+    expect(limited.status).toBe(429);
+    expect(limited.envelope).toMatchObject({
+      success: false,
+      error: { code: 'RATE_LIMITED' },
+      metadata: { attempts: 1 },
+    });
+    expect(replay.requests).toHaveLength(1);
   });
 });
