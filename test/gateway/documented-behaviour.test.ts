@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { checkGatewayConfig, createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
@@ -151,5 +152,42 @@ describe('retries', () => {
       metadata: { attempts: 1 },
     });
     expect(replay.requests).toHaveLength(1);
+  });
+});
+
+/** A port on 127.0.0.1 that nothing listens on (taken, then let go). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("the providers' addresses stay out of answers", () => {
+  test('a provider that cannot be reached is PROVIDER_UNAVAILABLE naming the network error, not the address', async () => {
+    const port = await closedPort();
+    const lines: string[] = [];
+    const gateway = createGateway({
+      providers: { openai: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-unreachable-secret' } },
+      retries: 0,
+      log: (line) => lines.push(line),
+    });
+    const response = await gateway.request('/v1/text', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+    });
+    const text = await response.clone().text();
+    const answer = await readEnvelope(response);
+    expect(answer.status).toBe(503);
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      provider: 'openai',
+      error: { code: 'PROVIDER_UNAVAILABLE', message: 'Cannot connect to the provider (ECONNREFUSED).' },
+    });
+    for (const secret of [`:${port}`, '127.0.0.1', 'sk-unreachable-secret']) {
+      expect(text).not.toContain(secret);
+      expect(lines.join('\n')).not.toContain(secret);
+    }
   });
 });
