@@ -191,3 +191,26 @@ describe("the providers' addresses stay out of answers", () => {
     }
   });
 });
+
+describe('streaming', () => {
+  test('a deadline that passes after text was sent ends the stream with a PROVIDER_TIMEOUT envelope event', async () => {
+    const stream = fixture('openai.chat/success/stream-text.json');
+    const events = stream.events as { choices: { delta: { content?: string } }[] }[];
+    // The first text at once, then silence far past the route's deadline.
+    replay.enqueue({ ...stream, events: events.slice(1), eventDelayMs: 20_000 });
+    const gateway = gatewayWith({ routes: { text: { timeoutMs: 1500 } } });
+    const response = await gateway.request('/v1/text', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-4.1-nano', input: 'Say hello', stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const { deltas, envelope } = readStreamEnvelope(await response.text());
+    expect(deltas).toEqual(['Hel']);
+    expect(envelope).toMatchObject({
+      success: false,
+      provider: 'openai',
+      error: { code: 'PROVIDER_TIMEOUT' },
+    });
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
+  });
+});
