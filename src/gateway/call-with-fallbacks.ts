@@ -1,6 +1,7 @@
 import { type AiSdkOptions, fromAiSdkError } from '../unified/ai-sdk.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/status-for-code.js';
+import { randomHex } from '../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import type { ProviderModels } from './providers.js';
 
@@ -100,18 +101,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** A random 16-hex-digit span id for the `traceparent` sent to providers. */
-function spanId(): string {
-  const bytes = new Uint8Array(8);
-  globalThis.crypto.getRandomValues(bytes);
-  if (bytes.every((byte) => byte === 0)) bytes[7] = 1;
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** Headers that pass the trace id on to the provider: always `x-trace-id`, and `traceparent` for W3C ids. */
 export function traceHeaders(traceId: string): Record<string, string> {
   const headers: Record<string, string> = { 'x-trace-id': traceId };
-  if (/^[0-9a-f]{32}$/.test(traceId)) headers.traceparent = `00-${traceId}-${spanId()}-01`;
+  if (/^[0-9a-f]{32}$/.test(traceId)) headers.traceparent = `00-${traceId}-${randomHex(8)}-01`;
   return headers;
 }
 
