@@ -121,17 +121,24 @@ export async function callWithFallbacks<R>(options: {
   call: (input: AttemptInput) => Promise<R>;
 }): Promise<CallOutcome<R>> {
   const { targets, traceId, reliability } = options;
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new DOMException('The request deadline passed.', 'TimeoutError')),
-    reliability.timeoutMs,
-  );
-  const signal =
-    options.clientSignal === undefined
-      ? deadline.signal
-      : AbortSignal.any([deadline.signal, options.clientSignal]);
+  // One controller for the deadline and the client, linked by hand: `AbortSignal.any` costs more per request
+  // and keeps its source signals reachable longer.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The request deadline passed.', 'TimeoutError'));
+  }, reliability.timeoutMs);
+  const client = options.clientSignal;
+  const onClientAbort = () => controller.abort(client?.reason);
+  if (client?.aborted) onClientAbort();
+  else client?.addEventListener('abort', onClientAbort, { once: true });
+  const signal = controller.signal;
   const startedAt = Date.now();
-  const finish = () => clearTimeout(timer);
+  const finish = () => {
+    clearTimeout(timer);
+    client?.removeEventListener('abort', onClientAbort);
+  };
   const fallbackFrom: { target: string; code: string }[] = [];
   let attempts = 0;
   let last: UnifiedOutput | undefined;
@@ -140,7 +147,7 @@ export async function callWithFallbacks<R>(options: {
     fallbackFrom,
     finish,
     signal,
-    timedOut: () => deadline.signal.aborted,
+    timedOut: () => timedOut,
     ...rest,
   });
   for (const target of targets) {
@@ -168,7 +175,7 @@ export async function callWithFallbacks<R>(options: {
     if (target !== targets[targets.length - 1])
       fallbackFrom.push({ target: target.label, code: last.error.code });
   }
-  if (deadline.signal.aborted) {
+  if (timedOut) {
     finish();
     const provider = targets[Math.min(fallbackFrom.length, targets.length - 1)]?.provider.id ?? 'system';
     return outcome({
