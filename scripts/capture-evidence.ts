@@ -1,36 +1,80 @@
 /**
- * `npm run evidence`: captures one real success and one real failure of `verdict mcp serve` for each MCP
- * profile, as the raw JSON-RPC responses a real SDK client received, with the tool definition the server
- * listed, and writes a Conformance Receipt v1 for each pair with `verdict evidence`.
+ * `npm run evidence`: captures one real success and one real failure of an MCP server for each evidence folder,
+ * as the raw JSON-RPC responses a real SDK client received, with the tool definition the server listed, and
+ * writes a Conformance Receipt v1 for each pair with `verdict evidence`. The servers are `verdict mcp serve`
+ * (the 2.x SDK, one folder per MCP profile) and `examples/mcp-sdk-v1-server.mjs` (an `@modelcontextprotocol/sdk`
+ * 1.x server using `verdict/mcp/sdk-v1`).
  *
- * The calls use `validate_result`, whose results carry no time or duration, so a capture is reproducible.
+ * The calls use tools whose results carry no time or duration, so a capture is reproducible.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioClientTransportV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { EvidenceProfile } from '../src/evidence/codes.js';
 import { responsesTo, tapTransport, type WireMessage } from '../test/helpers/wire-tap.js';
 
-/** The MCP evidence profiles and the client that speaks each. */
-export const EVIDENCE_CLIENTS = {
-  'mcp-2025-06-18': 'the v1 SDK client (@modelcontextprotocol/sdk) asking for 2025-06-18',
-  'mcp-2025-11-25': 'the v2 SDK client (@modelcontextprotocol/client) in legacy mode',
-  'mcp-2026-07-28': 'the v2 SDK client pinned to 2026-07-28',
-} as const;
+/** The client of a capture: the v1 SDK asking for 2025-06-18, or the v2 SDK in legacy mode or pinned. */
+type ClientKind = 'v1-2025-06-18' | 'v2-legacy' | 'v2-2026-07-28';
 
-/** One of {@link EVIDENCE_CLIENTS}. */
-export type EvidenceProfileName = keyof typeof EVIDENCE_CLIENTS;
+/** One tool and the arguments of its success call and of its failure call. */
+interface EvidenceCalls {
+  tool: string;
+  success: Record<string, unknown>;
+  failure: Record<string, unknown>;
+}
 
-/** The tool the evidence calls and its two calls. */
+/** The tool `verdict mcp serve` is called with, and its two calls. */
 export const EVIDENCE_CALLS = {
   tool: 'validate_result',
   success: { document: { success: true, message: 'The backup finished.', details: { files: 3 } } },
   failure: { document: { success: true, message: 'The backup finished.', error_code: 'disk_full' } },
 } as const;
+
+/** The call the v1 example server is called with, and its two calls. */
+const V1_EXAMPLE_CALLS: EvidenceCalls = {
+  tool: 'divide',
+  success: { a: 6, b: 3 },
+  failure: { a: 6, b: 0 },
+};
+
+/** What each evidence folder holds: the profile it is checked under, who answered and who asked. */
+export const EVIDENCE_CAPTURES = {
+  'mcp-2025-06-18': {
+    profile: 'mcp-2025-06-18',
+    server: 'verdict mcp serve',
+    client: 'v1-2025-06-18',
+    calls: EVIDENCE_CALLS,
+  },
+  'mcp-2025-11-25': {
+    profile: 'mcp-2025-11-25',
+    server: 'verdict mcp serve',
+    client: 'v2-legacy',
+    calls: EVIDENCE_CALLS,
+  },
+  'mcp-2026-07-28': {
+    profile: 'mcp-2026-07-28',
+    server: 'verdict mcp serve',
+    client: 'v2-2026-07-28',
+    calls: EVIDENCE_CALLS,
+  },
+  'sdk-v1-server-mcp-2025-11-25': {
+    profile: 'mcp-2025-11-25',
+    server: 'examples/mcp-sdk-v1-server.mjs',
+    client: 'v2-legacy',
+    calls: V1_EXAMPLE_CALLS,
+  },
+} as const satisfies Record<
+  string,
+  { profile: EvidenceProfile; server: string; client: ClientKind; calls: EvidenceCalls }
+>;
+
+/** One folder of {@link EVIDENCE_CAPTURES}. */
+export type EvidenceFolder = keyof typeof EVIDENCE_CAPTURES;
 
 interface Session {
   client: { connect(t: unknown): Promise<void>; close(): Promise<void> } & Record<string, unknown>;
@@ -38,17 +82,23 @@ interface Session {
 }
 
 function openSession(
-  profile: EvidenceProfileName,
+  folder: EvidenceFolder,
   cli: string,
 ): { session: Session; tap: ReturnType<typeof tapTransport> } {
-  const server = { command: process.execPath, args: [cli, 'mcp', 'serve'], stderr: 'pipe' as const };
+  const capture = EVIDENCE_CAPTURES[folder];
+  const example = join(dirname(cli), '..', '..', capture.server);
+  const server = {
+    command: process.execPath,
+    args: capture.server === 'verdict mcp serve' ? [cli, 'mcp', 'serve'] : [example],
+    stderr: 'pipe' as const,
+  };
   const info = { name: 'verdict-evidence', version: '1.0.0' };
-  if (profile === 'mcp-2025-06-18') {
+  if (capture.client === 'v1-2025-06-18') {
     const tap = tapTransport(new StdioClientTransportV1(server), { initializeVersion: '2025-06-18' });
     return { session: { client: new ClientV1(info) as never, transport: tap.transport }, tap };
   }
   const tap = tapTransport(new StdioClientTransport(server));
-  const mode = profile === 'mcp-2026-07-28' ? { pin: '2026-07-28' } : ('legacy' as const);
+  const mode = capture.client === 'v2-2026-07-28' ? { pin: '2026-07-28' } : ('legacy' as const);
   return {
     session: {
       client: new Client(info, { versionNegotiation: { mode } }) as never,
@@ -63,15 +113,12 @@ function write(path: string, value: unknown): void {
 }
 
 /**
- * Captures the evidence of one profile into `folder` (`success.json`, `failure.json`, `tool-definition.json`)
+ * Captures the evidence of one capture into `folder` (`success.json`, `failure.json`, `tool-definition.json`)
  * and writes `receipt.json` with `verdict evidence`; returns the exit status of `verdict evidence`.
  */
-export async function captureProfile(
-  profile: EvidenceProfileName,
-  folder: string,
-  cli: string,
-): Promise<number> {
-  const { session, tap } = openSession(profile, cli);
+export async function captureFolder(name: EvidenceFolder, folder: string, cli: string): Promise<number> {
+  const { profile, calls } = EVIDENCE_CAPTURES[name];
+  const { session, tap } = openSession(name, cli);
   const client = session.client as unknown as {
     connect(t: unknown): Promise<void>;
     listTools(): Promise<unknown>;
@@ -82,8 +129,8 @@ export async function captureProfile(
     // Inside the try: a failed connect still closes the client, which stops the server child.
     await client.connect(session.transport);
     await client.listTools();
-    await client.callTool({ name: EVIDENCE_CALLS.tool, arguments: EVIDENCE_CALLS.success });
-    await client.callTool({ name: EVIDENCE_CALLS.tool, arguments: EVIDENCE_CALLS.failure });
+    await client.callTool({ name: calls.tool, arguments: calls.success });
+    await client.callTool({ name: calls.tool, arguments: calls.failure });
   } finally {
     await client.close();
   }
@@ -92,7 +139,7 @@ export async function captureProfile(
   mkdirSync(folder, { recursive: true });
   write(
     join(folder, 'tool-definition.json'),
-    listed.tools.find((t) => t.name === EVIDENCE_CALLS.tool),
+    listed.tools.find((t) => t.name === calls.tool),
   );
   write(join(folder, 'success.json'), success);
   write(join(folder, 'failure.json'), failure);
@@ -118,22 +165,20 @@ export async function captureProfile(
   return receipt.status ?? 1;
 }
 
-/** Captures every profile into `<root>/<profile>/`; resolves with the profiles whose receipt did not pass. */
+/** Captures every folder into `<root>/<folder>/`; resolves with the folders whose receipt did not pass. */
 export async function captureEvidence(root: string, cli: string): Promise<string[]> {
   const failed: string[] = [];
-  for (const profile of Object.keys(EVIDENCE_CLIENTS) as EvidenceProfileName[]) {
-    const status = await captureProfile(profile, join(root, profile), cli);
-    if (status !== 0) failed.push(profile);
+  for (const name of Object.keys(EVIDENCE_CAPTURES) as EvidenceFolder[]) {
+    const status = await captureFolder(name, join(root, name), cli);
+    if (status !== 0) failed.push(name);
   }
   return failed;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const failed = await captureEvidence(resolve('evidence'), resolve('dist/cli/main.js'));
-  for (const profile of Object.keys(EVIDENCE_CLIENTS)) {
-    process.stderr.write(
-      `evidence/${profile}: ${failed.includes(profile) ? 'NOT conformant' : 'conformant'}\n`,
-    );
+  for (const name of Object.keys(EVIDENCE_CAPTURES)) {
+    process.stderr.write(`evidence/${name}: ${failed.includes(name) ? 'NOT conformant' : 'conformant'}\n`);
   }
   process.exitCode = failed.length === 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 // `npm run mcp:conformance`: runs the official MCP conformance suite (@modelcontextprotocol/conformance)
-// against `verdict mcp serve --http 127.0.0.1:0`, for the scenarios that apply to a server that serves tools.
+// against `verdict mcp serve --http 127.0.0.1:0 --allow-unauthenticated`, for the scenarios that apply to a server that serves tools.
 // The suite needs Node >= 22; its Node comes from the npm registry (the `node` package), like the suite itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -26,7 +26,8 @@ const RUNS = [
 function startServer() {
   const child = spawn(
     process.execPath,
-    [resolve('dist/cli/main.js'), 'mcp', 'serve', '--http', '127.0.0.1:0'],
+    // The suite sends no bearer token, so the loopback server it tests runs without one.
+    [resolve('dist/cli/main.js'), 'mcp', 'serve', '--http', '127.0.0.1:0', '--allow-unauthenticated'],
     {
       stdio: ['ignore', 'inherit', 'pipe'],
     },

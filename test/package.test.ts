@@ -8,6 +8,9 @@ import { BUILT_CLI, ROOT } from './support/ensure-build.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   exports?: Record<string, unknown>;
   bin?: Record<string, string>;
 };
@@ -82,16 +85,50 @@ describe('the published package', () => {
     expect(graph.external).toEqual([]);
   });
 
+  test('verdict/evidence imports no node: module, however deep, and no package but @noble/hashes', () => {
+    const graph = walkImports(join(ROOT, 'dist', 'evidence', 'index.js'));
+    expect(graph.files).toContain('create-receipt.js');
+    expect(graph.files).not.toContain('write-receipt.js');
+    expect(graph.external.map((edge) => edge.split(' → ')[1])).toEqual([
+      '@noble/hashes/sha2.js',
+      '@noble/hashes/utils.js',
+    ]);
+  });
+
   test('the schema file equals RESULT_CONTRACT_SCHEMA', () => {
     const file = JSON.parse(readFileSync(join(ROOT, 'schemas', 'result-contract-v1.schema.json'), 'utf8'));
     expect(file).toEqual(RESULT_CONTRACT_SCHEMA);
   });
 
-  test('package.json asks for Node >= 20', () => {
+  test('engines names the Node lines where require() of an ES module works, and this Node is one', () => {
     const range = pkg.engines?.node ?? '';
-    const floor = /^>=\s*(\d+)(?:\.\d+){0,2}$/.exec(range.trim());
-    expect(floor, `engines.node is ${JSON.stringify(range)}`).not.toBeNull();
-    expect(Number(floor?.[1])).toBeGreaterThanOrEqual(20);
+    // require(esm) works unflagged from 20.19 and 22.12; ai 7 (for verdict/unified/ai-sdk) needs 22.
+    const cases: [string, boolean][] = [
+      ['20.0.0', false],
+      ['20.18.3', false],
+      ['20.19.0', true],
+      ['21.7.0', false],
+      ['22.11.0', false],
+      ['22.12.0', true],
+      ['24.0.0', true],
+    ];
+    for (const [version, expected] of cases)
+      expect(satisfies(version, range), `${version} in ${range}`).toBe(expected);
+    expect(satisfies(process.versions.node, range), `this Node, ${process.versions.node}`).toBe(true);
+  });
+
+  test('depends on @noble/hashes alone: the SDKs, hono, ai and zod are peers, so a consumer keeps one copy', () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['@noble/hashes']);
+    const optional = (name: string) => pkg.peerDependenciesMeta?.[name]?.optional === true;
+    // Non-optional peers: npm 7+ installs them, so `npx verdict mcp serve` and `npx verdict gateway` work after
+    // `npm install verdict`; `npm install verdict --omit=peer` leaves them out for the pure entries.
+    for (const name of ['@modelcontextprotocol/server', 'hono', '@hono/node-server', 'ai', 'zod']) {
+      expect(pkg.peerDependencies?.[name], name).toBeDefined();
+      expect(optional(name), name).toBe(false);
+    }
+    // Only verdict/mcp/sdk-v1 needs the 1.x SDK, and a project using it has it already.
+    expect(pkg.peerDependencies?.['@modelcontextprotocol/sdk']).toBeDefined();
+    expect(optional('@modelcontextprotocol/sdk')).toBe(true);
   });
 
   test('every conditional export names types first', () => {
@@ -119,6 +156,22 @@ describe('the published package', () => {
     expect(readFileSync(BUILT_CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 });
+
+/** True when `version` meets an engines range made of `^x.y.z` and `>=x.y.z` alternatives joined by `||`. */
+function satisfies(version: string, range: string): boolean {
+  const parse = (v: string) => v.split('.').map(Number) as [number, number, number];
+  const compare = (a: number[], b: number[]) => {
+    for (let i = 0; i < 3; i += 1) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+    return 0;
+  };
+  const v = parse(version);
+  return range.split('||').some((alternative) => {
+    const match = /^\s*(\^|>=)\s*(\d+\.\d+\.\d+)\s*$/.exec(alternative);
+    if (match === null) throw new Error(`engines range part not understood: ${JSON.stringify(alternative)}`);
+    const floor = parse(match[2] as string);
+    return compare(v, floor) >= 0 && (match[1] === '>=' || v[0] === floor[0]);
+  });
+}
 
 describe('walkImports', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-graph-'));

@@ -3,9 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { EVIDENCE_PROFILES, isEvidenceProfile, RECEIPT_SCHEMA_URL } from '../evidence/codes.js';
 import type { Receipt } from '../evidence/create-receipt.js';
 import { serializeReceipt } from '../evidence/create-receipt.js';
+import { nodeSha256Hex } from '../evidence/node-sha256-hex.js';
 import { outputSchemaModeOf } from '../evidence/output-schema-mode-of.js';
 import { produceReceipt } from '../evidence/produce-receipt.js';
-import { sha256Hex } from '../evidence/sha256.js';
 import { confinePath } from './confine-path.js';
 import { renderSummary } from './render-summary.js';
 
@@ -121,7 +121,7 @@ export function runAction(io: ActionIo): number {
   }
 
   const schemaBytes = io.contractSchema === undefined ? readContractSchema() : io.contractSchema;
-  const contractSchemaSha256 = schemaBytes === null ? '' : sha256Hex(schemaBytes);
+  const contractSchemaSha256 = schemaBytes === null ? '' : nodeSha256Hex(schemaBytes);
   const mode = outputSchemaModeOf(receipt);
   const outputs: Record<string, string> = {
     report,

@@ -21,6 +21,11 @@ export interface ReceiptInput {
   failure: EvidenceFile;
   /** The MCP tool definition; required by the MCP profiles, ignored (with a warning) by `core`. */
   toolDefinition?: EvidenceFile | undefined;
+  /**
+   * Computes the SHA-256 hex digest of a file's bytes; default {@link sha256Hex} (`@noble/hashes`, runs
+   * anywhere). `verdict/evidence/node` passes Node's `node:crypto`.
+   */
+  sha256?: ((bytes: Uint8Array) => string) | undefined;
 }
 
 /** One evidence case of a receipt (SPEC §4): what was expected, what the file says, and every finding. */
@@ -84,10 +89,12 @@ interface ReadDocument {
   read: ReturnType<typeof readJson> | { ok: false; error: ReadError };
 }
 
-function readEvidence(input: EvidenceFile): ReadDocument {
+type Digest = (bytes: Uint8Array) => string;
+
+function readEvidence(input: EvidenceFile, digest: Digest): ReadDocument {
   if ('error' in input) return { sha256: null, read: { ok: false, error: input.error } };
   const read = readJson(input.bytes);
-  return { sha256: sha256Hex(input.bytes), read };
+  return { sha256: digest(input.bytes), read };
 }
 
 function readErrorFinding(error: ReadError): string {
@@ -108,9 +115,10 @@ function evaluateCase(
   input: EvidenceFile,
   revision: McpRevision | null,
   toolDefinition: { value: unknown; duplicates: readonly DuplicateMember[] } | null,
+  digest: Digest,
 ): ReceiptCase {
   const expected = name === 'success';
-  const document = readEvidence(input);
+  const document = readEvidence(input, digest);
   const base = { name, file: input.file, sha256: document.sha256, expected_success: expected };
   if (!document.read.ok) {
     return {
@@ -183,6 +191,7 @@ function evaluateCase(
  */
 export function createReceipt(input: ReceiptInput): Receipt {
   const revision = revisionOf(input.profile);
+  const digest = input.sha256 ?? sha256Hex;
   const violations: string[] = [];
   const warnings: string[] = [];
   let toolDefinitionEntry: Receipt['details']['tool_definition'] = null;
@@ -198,7 +207,7 @@ export function createReceipt(input: ReceiptInput): Receipt {
       }),
     );
   } else if (input.toolDefinition !== undefined) {
-    const read = readEvidence(input.toolDefinition);
+    const read = readEvidence(input.toolDefinition, digest);
     toolDefinitionEntry = { file: input.toolDefinition.file, sha256: read.sha256 };
     if (read.read.ok) {
       toolDefinition = { value: read.read.value, duplicates: read.read.duplicates };
@@ -223,8 +232,8 @@ export function createReceipt(input: ReceiptInput): Receipt {
   }
 
   const cases: [ReceiptCase, ReceiptCase] = [
-    evaluateCase('success', input.success, revision, toolDefinition),
-    evaluateCase('failure', input.failure, revision, toolDefinition),
+    evaluateCase('success', input.success, revision, toolDefinition, digest),
+    evaluateCase('failure', input.failure, revision, toolDefinition, digest),
   ];
   const conformant = violations.length === 0 && cases.every((c) => c.conformant);
   const failing = cases.filter((c) => !c.conformant).map((c) => c.name);

@@ -1,6 +1,7 @@
 /**
- * The conformance kit (SPEC §4): evidence pairs and their receipts (pure), receipt writing and conformance
- * suites (`node:fs`).
+ * The conformance kit's pure part (docs/install.md lists what each entry needs): evidence pairs checked into
+ * Conformance Receipts v1, their schema and serialization. No `node:` imports: it bundles for browsers and edge
+ * runtimes. Reading files, writing receipts and running conformance suites are in `verdict/evidence/node`.
  */
 export type { EvidenceProfile, EvidenceViolationCode, ReceiptErrorCode } from './codes.js';
 export {
@@ -13,12 +14,5 @@ export {
 } from './codes.js';
 export type { EvidenceFile, Receipt, ReceiptCase, ReceiptInput } from './create-receipt.js';
 export { createReceipt, failReceipt, serializeReceipt } from './create-receipt.js';
-export type { ProduceReceiptOptions } from './produce-receipt.js';
-export { produceReceipt } from './produce-receipt.js';
-export { readEvidenceFile } from './read-evidence-file.js';
 export { RECEIPT_SCHEMA } from './receipt-schema.js';
-export type { RunSuiteOptions, SuiteCaseOutcome } from './run-conformance-suite.js';
-export { runConformanceSuite, SUITE_ERROR_CODES } from './run-conformance-suite.js';
 export { sha256Hex } from './sha256.js';
-export type { WriteReceiptOptions } from './write-receipt.js';
-export { writeReceipt } from './write-receipt.js';

@@ -1,6 +1,7 @@
 import { isVerdictError } from '../contract/errors.js';
 import { type EvidenceProfile, RECEIPT_ERROR_CODES, type ReceiptErrorCode } from './codes.js';
 import { createReceipt, failReceipt, type Receipt } from './create-receipt.js';
+import { nodeSha256Hex } from './node-sha256-hex.js';
 import { readEvidenceFile } from './read-evidence-file.js';
 import { writeReceipt } from './write-receipt.js';
 
@@ -37,6 +38,7 @@ export function produceReceipt(options: ProduceReceiptOptions): Receipt {
     failure: readEvidenceFile(options.failure, cwd),
     toolDefinition:
       options.toolDefinition === undefined ? undefined : readEvidenceFile(options.toolDefinition, cwd),
+    sha256: nodeSha256Hex,
   });
   if (options.report === undefined) return receipt;
   try {

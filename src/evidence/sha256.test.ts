@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { createReceipt } from './create-receipt.js';
+import { nodeSha256Hex } from './node-sha256-hex.js';
 import { sha256Hex } from './sha256.js';
 
 describe('sha256Hex', () => {
@@ -16,9 +18,36 @@ describe('sha256Hex', () => {
   test('agrees with node:crypto for every byte string, across block boundaries', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
-        expect(sha256Hex(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+        const expected = createHash('sha256').update(bytes).digest('hex');
+        expect(sha256Hex(bytes)).toBe(expected);
+        expect(nodeSha256Hex(bytes)).toBe(expected);
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('createReceipt hashing', () => {
+  const success = { file: 's.json', bytes: new TextEncoder().encode('{"success":true,"message":"Done."}') };
+  const failure = {
+    file: 'f.json',
+    bytes: new TextEncoder().encode('{"success":false,"message":"No.","error":"No."}'),
+  };
+
+  test('hashes with sha256Hex by default and with the given function otherwise', () => {
+    const plain = createReceipt({ profile: 'core', success, failure });
+    expect(plain.details.cases[0].sha256).toBe(nodeSha256Hex(success.bytes));
+    const seen: number[] = [];
+    const custom = createReceipt({
+      profile: 'core',
+      success,
+      failure,
+      sha256: (bytes) => {
+        seen.push(bytes.length);
+        return nodeSha256Hex(bytes);
+      },
+    });
+    expect(seen).toEqual([success.bytes.length, failure.bytes.length]);
+    expect(custom).toEqual(plain);
   });
 });

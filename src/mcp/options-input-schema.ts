@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../contract/schema.js';
-import type { OptionSpec, OptionSpecs } from '../producer/types.js';
+import type { OptionSpec, OptionSpecs } from '../producer/option-specs.js';
 
 function valueSchema(spec: OptionSpec): JsonSchema {
   const schema: JsonSchema = { type: spec.type };

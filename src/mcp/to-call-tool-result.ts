@@ -21,8 +21,11 @@ export interface McpTextContent {
 export interface ContractCallToolResult {
   /** One text block with the serialized result, for clients that read only `content`. */
   content: McpTextContent[];
-  /** The complete contract result. */
-  structuredContent: ResultContract;
+  /**
+   * The complete contract result. Typed with an index signature as well, so the result is a `CallToolResult` of
+   * both MCP SDKs (1.x and 2.x type `structuredContent` as `{ [key: string]: unknown }`).
+   */
+  structuredContent: ResultContract & { [key: string]: unknown };
   /** Present and `true` on a failure; absent on a success (absent means false). */
   isError?: true;
   /** `"complete"` from MCP 2026-07-28 on; absent for the 2025 revisions. */
@@ -45,7 +48,8 @@ export function toCallToolResult(
 ): ContractCallToolResult {
   const callToolResult: ContractCallToolResult = {
     content: [{ type: 'text', text: JSON.stringify(result) }],
-    structuredContent: result,
+    // A contract result is a JSON object whose members are all strings; only its declared type lacks the index.
+    structuredContent: result as ResultContract & { [key: string]: unknown },
   };
   if (!result.success) callToolResult.isError = true;
   // Revisions are ISO dates, so string order is release order.

@@ -35,6 +35,7 @@ export {
   UNIFIED_ERROR_CODES,
   type UnifiedErrorCode,
 } from './status-for-code.js';
+export type { HeadersInitLike } from './to-http-response.js';
 export { toHttpResponse } from './to-http-response.js';
 export { createTraceId, parseTraceparent, traceIdFrom } from './trace-id-from.js';
 export {

@@ -5,13 +5,19 @@ import type { UnifiedFailure, UnifiedOutput } from './types.js';
 import { validateUnifiedOutput } from './validate-unified-output.js';
 
 /**
+ * What `new Headers(…)` takes. Spelled from the `Headers` constructor rather than as the DOM's `HeadersInit`, so
+ * the declaration holds in Node projects without the DOM lib (`@types/node` declares `Headers`, not `HeadersInit`).
+ */
+export type HeadersInitLike = ConstructorParameters<typeof Headers>[0];
+
+/**
  * Serve an envelope as a Web `Response`: status 200 for a success or the taxonomy's status for a failure,
  * `content-type: application/json` and the trace id in `x-trace-id`. An envelope that does not validate is
  * replaced by an `INTERNAL_ERROR` failure, so nothing invalid leaves; never throws.
  * @example
  * export default { fetch: async (request) => toHttpResponse(await answer(request)) };
  */
-export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInit }): Response {
+export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInitLike }): Response {
   const checked = validateUnifiedOutput(envelope);
   const served: UnifiedOutput = checked.ok ? checked.value : internalError(envelope, checked.violations);
   const status = served.success ? 200 : (statusForCode(served.error.code) ?? STATUS_OF_UNLISTED_CODE);

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { runAction } from '../../src/action/run-action.js';
+import { nodeSha256Hex as sha256Hex } from '../../src/evidence/node-sha256-hex.js';
 import { RECEIPT_SCHEMA } from '../../src/evidence/receipt-schema.js';
-import { sha256Hex } from '../../src/evidence/sha256.js';
 import { memoryStream } from '../helpers/memory-io.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/conformance');

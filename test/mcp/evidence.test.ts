@@ -2,17 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import {
-  captureEvidence,
-  EVIDENCE_CLIENTS,
-  type EvidenceProfileName,
-} from '../../scripts/capture-evidence.js';
-import { createReceipt, readEvidenceFile, serializeReceipt } from '../../src/evidence/index.js';
+import { captureEvidence, EVIDENCE_CAPTURES, type EvidenceFolder } from '../../scripts/capture-evidence.js';
+import { createReceipt, serializeReceipt } from '../../src/evidence/index.js';
+import { readEvidenceFile } from '../../src/evidence/node.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const EVIDENCE = join(ROOT, 'evidence');
-const PROFILES = Object.keys(EVIDENCE_CLIENTS) as EvidenceProfileName[];
+const FOLDERS = Object.keys(EVIDENCE_CAPTURES) as EvidenceFolder[];
 const FILES = ['success.json', 'failure.json', 'tool-definition.json'];
 
 /** The evidence without what changes with every release: the server version the SDK stamps in `_meta`. */
@@ -27,10 +24,10 @@ const fresh = mkdtempSync(join(tmpdir(), 'verdict-evidence-'));
 afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
 describe('the committed MCP evidence', () => {
-  test.each(PROFILES)('evidence/%s holds a conformant receipt of its files', (profile) => {
-    const folder = join(EVIDENCE, profile);
+  test.each(FOLDERS)('evidence/%s holds a conformant receipt of its files', (name) => {
+    const folder = join(EVIDENCE, name);
     const receipt = createReceipt({
-      profile,
+      profile: EVIDENCE_CAPTURES[name].profile,
       success: readEvidenceFile('success.json', folder),
       failure: readEvidenceFile('failure.json', folder),
       toolDefinition: readEvidenceFile('tool-definition.json', folder),
@@ -41,10 +38,10 @@ describe('the committed MCP evidence', () => {
 
   test('is what the server answers today (npm run evidence regenerates it)', async () => {
     expect(await captureEvidence(fresh, CLI)).toEqual([]);
-    for (const profile of PROFILES) {
+    for (const name of FOLDERS) {
       for (const file of FILES) {
-        expect(normalized(join(fresh, profile, file)), `${profile}/${file}`).toEqual(
-          normalized(join(EVIDENCE, profile, file)),
+        expect(normalized(join(fresh, name, file)), `${name}/${file}`).toEqual(
+          normalized(join(EVIDENCE, name, file)),
         );
       }
     }

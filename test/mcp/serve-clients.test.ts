@@ -148,10 +148,13 @@ describe('verdict mcp serve over stdio', () => {
   });
 });
 
+const TOKEN = 'serve-clients-token-0123456789abcdef';
+
 /** Starts `verdict mcp serve --http 127.0.0.1:0` and resolves with its endpoint once it listens. */
 async function startHttpServer(): Promise<{ child: ChildProcess; url: URL }> {
   const child = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, VERDICT_MCP_TOKEN: TOKEN },
   });
   const url = await new Promise<URL>((resolve, reject) => {
     let seen = '';
@@ -178,7 +181,11 @@ describe('verdict mcp serve over Streamable HTTP', () => {
         [{ pin: '2026-07-28' }, '2026-07-28'],
         ['legacy', '2025-11-25'],
       ] as const) {
-        const tap = tapTransport(new StreamableHTTPClientTransport(url));
+        const tap = tapTransport(
+          new StreamableHTTPClientTransport(url, {
+            requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+          }),
+        );
         const client = new Client(
           { name: 'verdict-test', version: '1.0.0' },
           { versionNegotiation: { mode } },

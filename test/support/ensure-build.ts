@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,13 +62,21 @@ function reachableByEveryone(folder: string): boolean {
  * Copies `dist/` and `package.json` into a fresh folder under the system temporary folder (or `/tmp`,
  * `/var/tmp` or `/dev/shm` when `$TMPDIR` is private) with modes every user can read: the tests that run the CLI as an unprivileged user (uid 65534) cannot reach a clone that
  * sits in a private folder (root's home and every `mktemp -d` are mode 0700). The copy has no
- * `node_modules`, so it serves the subcommands that need no dependency (`tool`, `run`, `evidence`, …).
+ * `node_modules` but verdict's own dependencies, so it serves the subcommands that need no peer (`tool`, `run`,
+ * `evidence`, …).
  */
 function copyForEveryone(): { folder: string; cli: string } {
   const base = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].find(reachableByEveryone) ?? tmpdir();
   const folder = mkdtempSync(join(base, 'verdict-shared-cli-'));
   cpSync(join(ROOT, 'dist'), join(folder, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
+  // verdict's own dependencies come with every install (peers do not), so the copy has them too.
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    cpSync(join(ROOT, 'node_modules', name), join(folder, 'node_modules', name), { recursive: true });
+  }
   const cli = join(folder, 'dist', 'cli', 'main.js');
   openToEveryone(folder);
   chmodSync(cli, 0o755);

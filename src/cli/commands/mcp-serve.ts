@@ -1,22 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { REFERENCE_COMMANDS } from '../../commands/index.js';
 import { fail } from '../../contract/builders.js';
-import { createVerdictServer } from '../../mcp/server/create-verdict-server.js';
-import { serveMcp } from '../../mcp/server/serve.js';
+import { createVerdictServerFactory } from '../../mcp/server/create-verdict-server.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../mcp/server/register-contract-tool.js';
+import { type HttpServeOptions, isLoopbackHost, serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 import { VERSION } from '../version.js';
 
+/** The environment variable that holds the bearer token of `verdict mcp serve --http`. */
+export const TOKEN_ENV = 'VERDICT_MCP_TOKEN';
+
 const USAGE = [
-  'Usage: verdict mcp serve [--http HOST:PORT]',
+  'Usage: verdict mcp serve [--http HOST:PORT] [--token-file PATH] [--allowed-host HOST]...',
+  '                         [--allow-unauthenticated] [--max-result-bytes BYTES]',
   '',
   'Serve the reference commands, validate_result and validate_mcp_result as MCP tools that return',
   'QZX Result Contract v1 results. Speaks MCP 2026-07-28 and the 2025 revisions.',
   '',
   'Options:',
-  '  --http HOST:PORT  Serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio.',
-  '                    HOST defaults to 127.0.0.1 (--http 8080 or --http :8080); port 0 picks a free one.',
-  '  -h, --help        Show this help.',
+  '  --http HOST:PORT         Serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio.',
+  '                           HOST defaults to 127.0.0.1 (--http 8080 or --http :8080); port 0 picks a free one.',
+  '  --token-file PATH        Read the bearer token from PATH (surrounding whitespace is ignored).',
+  `                           Without it the token comes from ${TOKEN_ENV}; when neither is set on a`,
+  '                           loopback address, a random token is made and printed on stderr.',
+  '                           Every HTTP request must send "Authorization: Bearer <token>" (else 401).',
+  '  --allowed-host HOST      Also accept HOST in the Host and Origin headers (repeatable). Loopback names',
+  '                           and the bound address are always accepted; any other Host is refused (403).',
+  '  --allow-unauthenticated  Serve HTTP without a bearer token: any program that can reach the address',
+  '                           may call every tool. Required to bind beyond loopback without a token.',
+  '  --max-result-bytes BYTES',
+  `                           Largest serialized result a tool may answer with (default ${DEFAULT_MAX_RESULT_BYTES});`,
+  '                           a larger one becomes a result_too_large failure. readFile reads at most BYTES.',
+  '  -h, --help               Show this help.',
   '',
   'Logs go to stderr; on stdio, stdout carries only the protocol.',
   'Exit status: 0 when serving ends, 1 when the address cannot be served (serve_failed), 2 usage error.',
@@ -33,42 +52,149 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
   return { host: host === '' ? '127.0.0.1' : host, port };
 }
 
+const OPTIONS = {
+  http: { type: 'string', description: 'Serve Streamable HTTP on HOST:PORT.', valueName: 'HOST:PORT' },
+  'token-file': { type: 'string', description: 'Read the bearer token from PATH.', valueName: 'PATH' },
+  'allowed-host': {
+    type: 'string',
+    description: 'Also accept HOST in Host and Origin headers.',
+    valueName: 'HOST',
+    multiple: true,
+  },
+  'allow-unauthenticated': { type: 'boolean', description: 'Serve HTTP without a bearer token.' },
+  'max-result-bytes': {
+    type: 'integer',
+    description: 'Largest serialized tool result.',
+    valueName: 'BYTES',
+    min: 1024,
+  },
+} as const;
+
+/** How to serve, or the usage problem that stops it. */
+type ServePlan =
+  | { ok: true; http: HttpServeOptions | undefined; generated: boolean }
+  | { ok: false; problem: string };
+
+/** A token is printable ASCII without spaces, as an `Authorization: Bearer` header carries it. */
+function checkToken(token: string, from: string): string | undefined {
+  if (token.length < 16) return `the bearer token from ${from} is shorter than 16 characters.`;
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    return `the bearer token from ${from} must be printable ASCII without spaces.`;
+  }
+  return undefined;
+}
+
+/** Decides the address, token and allowed hosts from the options and the environment. */
+async function planServe(options: Record<string, unknown>, io: CommandIo): Promise<ServePlan> {
+  const http = options.http as string | undefined;
+  const tokenFile = options['token-file'] as string | undefined;
+  const allowedHosts = (options['allowed-host'] as string[] | undefined) ?? [];
+  const unauthenticated = options['allow-unauthenticated'] === true;
+  const httpOnly = [
+    tokenFile === undefined ? undefined : '--token-file',
+    allowedHosts.length === 0 ? undefined : '--allowed-host',
+    unauthenticated ? '--allow-unauthenticated' : undefined,
+  ].filter((name) => name !== undefined);
+  if (http === undefined) {
+    if (httpOnly.length > 0) return { ok: false, problem: `${httpOnly.join(', ')} only apply with --http.` };
+    return { ok: true, http: undefined, generated: false };
+  }
+  const address = parseHttpAddress(http);
+  if (address === undefined) {
+    return { ok: false, problem: `--http must be HOST:PORT, :PORT or PORT; got ${JSON.stringify(http)}.` };
+  }
+  for (const host of allowedHosts) {
+    if (!/^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9._-]+)$/.test(host)) {
+      return {
+        ok: false,
+        problem: `--allowed-host takes a host name or address; got ${JSON.stringify(host)}.`,
+      };
+    }
+  }
+  let token: string | undefined;
+  let from: string | undefined;
+  if (tokenFile !== undefined) {
+    try {
+      token = (await readFile(resolve(io.cwd, tokenFile), 'utf8')).trim();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return { ok: false, problem: `--token-file ${tokenFile} cannot be read (${String(code ?? error)}).` };
+    }
+    from = `--token-file ${tokenFile}`;
+  } else if (io.env[TOKEN_ENV] !== undefined && io.env[TOKEN_ENV] !== '') {
+    token = io.env[TOKEN_ENV]?.trim();
+    from = TOKEN_ENV;
+  }
+  if (token !== undefined && from !== undefined) {
+    if (unauthenticated) {
+      return { ok: false, problem: `--allow-unauthenticated contradicts the bearer token from ${from}.` };
+    }
+    const bad = checkToken(token, from);
+    if (bad !== undefined) return { ok: false, problem: bad };
+  }
+  const loopback = isLoopbackHost(address.host);
+  if (token === undefined && !unauthenticated && !loopback) {
+    return {
+      ok: false,
+      problem:
+        `--http ${http} listens beyond this machine, so it needs a bearer token: set ${TOKEN_ENV} or pass ` +
+        '--token-file PATH (or pass --allow-unauthenticated to serve without one).',
+    };
+  }
+  const generated = token === undefined && !unauthenticated;
+  if (generated) token = randomBytes(32).toString('base64url');
+  return {
+    ok: true,
+    generated,
+    http: { ...address, allowedHosts, ...(token === undefined ? { allowUnauthenticated: true } : { token }) },
+  };
+}
+
 /** `verdict mcp serve`: runs the MCP server until its input closes (stdio) or it is interrupted (HTTP). */
 export async function runMcpServe(argv: readonly string[], io: CommandIo): Promise<number> {
-  const parsed = parseArguments(argv, {
-    http: { type: 'string', description: 'Serve Streamable HTTP on HOST:PORT.', valueName: 'HOST:PORT' },
-  });
+  const parsed = parseArguments(argv, OPTIONS);
   if (parsed.help) {
     io.stdout.write(USAGE);
     return EXIT.success;
   }
-  const address =
-    parsed.ok && typeof parsed.options.http === 'string' ? parseHttpAddress(parsed.options.http) : undefined;
-  const problem = !parsed.ok
-    ? parsed.message
-    : parsed.options.http !== undefined && address === undefined
-      ? `--http must be HOST:PORT, :PORT or PORT; got ${JSON.stringify(parsed.options.http)}.`
-      : undefined;
-  if (problem !== undefined) {
-    const result = fail(`Invalid arguments for verdict mcp serve: ${problem}`, {
-      error: problem,
+  const plan: ServePlan = parsed.ok
+    ? await planServe(parsed.options, io)
+    : { ok: false, problem: parsed.message };
+  if (!plan.ok) {
+    const result = fail(`Invalid arguments for verdict mcp serve: ${plan.problem}`, {
+      error: plan.problem,
       error_code: 'invalid_arguments',
       details: { usage: 'Run verdict mcp serve --help for the options.' },
     });
     return reportUsageError(withMeta(result, 'mcp serve', 0), io, parsed.json, 'verdict mcp serve');
   }
+  const { http } = plan;
+  if (plan.generated && http?.token !== undefined) {
+    io.stderr.write(`verdict mcp: bearer token (generated for this run): ${http.token}\n`);
+  } else if (http !== undefined && http.token === undefined) {
+    io.stderr.write('verdict mcp: serving WITHOUT authentication (--allow-unauthenticated)\n');
+  }
+  const maxResultBytes = (parsed.ok ? parsed.options['max-result-bytes'] : undefined) as number | undefined;
   const commands = REFERENCE_COMMANDS;
+  // Tools, schemas and validators are built here, once; the factory only assembles a server from them.
+  const factory = createVerdictServerFactory({
+    commands,
+    version: VERSION,
+    log: io.stderr,
+    cwd: io.cwd,
+    env: io.env,
+    ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+  });
   try {
     await serveMcp({
-      factory: () =>
-        createVerdictServer({ commands, version: VERSION, log: io.stderr, cwd: io.cwd, env: io.env }),
+      factory,
       log: io.stderr,
-      ...(address === undefined ? {} : { http: address }),
+      ...(http === undefined ? {} : { http }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     });
   } catch (error) {
     // An address in use or not available is the user's situation, not a bug: it becomes a failure result.
-    const where = address === undefined ? 'stdio' : `${address.host}:${address.port}`;
+    const where = http === undefined ? 'stdio' : `${http.host}:${http.port}`;
     const reason = error instanceof Error ? error.message : String(error);
     const result = fail(`verdict mcp serve could not serve on ${where}: ${reason}`, {
       error: reason,

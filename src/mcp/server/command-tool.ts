@@ -4,9 +4,16 @@ import { fail } from '../../contract/builders.js';
 import { ensureResult } from '../../contract/ensure-result.js';
 import type { ResultContract } from '../../contract/types.js';
 import { describeThrown, withMeta } from '../../producer/run-command.js';
-import type { CommandContext, CommandDefinition, CommandIo, OutputStream } from '../../producer/types.js';
+import type {
+  CommandContext,
+  CommandDefinition,
+  CommandIo,
+  OptionSpec,
+  OptionSpecs,
+  OutputStream,
+} from '../../producer/types.js';
 import { argumentsToOptions, optionsInputSchema } from '../options-input-schema.js';
-import type { ContractTool } from './register-contract-tool.js';
+import { type ContractTool, DEFAULT_MAX_RESULT_BYTES } from './register-contract-tool.js';
 
 /** Options of {@link commandTool}. */
 export interface CommandToolOptions {
@@ -16,6 +23,22 @@ export interface CommandToolOptions {
   cwd?: string;
   /** Environment the command sees; default: `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * The result limit of the server the tool is served on (see `registerContractTool`). A command's
+   * `max-bytes` option, which bounds what it reads, is capped to it, so a read whose content could never be
+   * answered is refused before anything is read.
+   */
+  maxResultBytes?: number;
+}
+
+/** A command's options with its `max-bytes` option (maximum and default) capped to `limit`. */
+function capReadLimit(options: OptionSpecs, limit: number | undefined): OptionSpecs {
+  const spec = options['max-bytes'];
+  if (limit === undefined || spec === undefined || spec.type !== 'integer') return options;
+  const max = Math.min(spec.max ?? limit, limit);
+  const capped: OptionSpec = { ...spec, max };
+  if (typeof spec.default === 'number') capped.default = Math.min(spec.default, max);
+  return { ...options, 'max-bytes': capped };
 }
 
 /**
@@ -26,10 +49,11 @@ export interface CommandToolOptions {
  */
 export function commandTool(definition: CommandDefinition, options: CommandToolOptions = {}): ContractTool {
   const log = options.log ?? process.stderr;
+  const specs = capReadLimit(definition.options, options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
   const tool: ContractTool = {
     name: definition.name,
     description: definition.description,
-    inputSchema: optionsInputSchema(definition.options),
+    inputSchema: optionsInputSchema(specs),
     async run(args, { signal }) {
       const io: CommandIo = {
         // A command that prints is misbehaving; on stdio its output would corrupt the protocol stream.
@@ -52,7 +76,7 @@ export function commandTool(definition: CommandDefinition, options: CommandToolO
       let outcome: unknown;
       try {
         outcome = await definition.run(
-          { options: argumentsToOptions(definition.options, args) as never, positionals: [] },
+          { options: argumentsToOptions(specs, args) as never, positionals: [] },
           ctx,
         );
       } catch (thrown) {

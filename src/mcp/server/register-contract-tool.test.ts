@@ -18,7 +18,7 @@ const open: Client[] = [];
 async function connect(...tools: ContractTool[]): Promise<{ client: Client; server: McpServer }> {
   const server = new McpServer({ name: 'test', version: '1.0.0' }, { capabilities: { tools: {} } });
   for (const tool of tools) registerContractTool(server, tool);
-  // A plain SDK tool next to the contract tools keeps working.
+  // A plain SDK tool next to the contract tools: listed by McpServer, refused by verdict's tools/call.
   server.registerTool('plain', { description: 'Not a contract tool.' }, () => ({
     content: [{ type: 'text', text: 'plain' }],
   }));
@@ -95,10 +95,77 @@ describe('registerContractTool', () => {
     await expect(client.callTool({ name: 'missing', arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 
-  test('leaves plain SDK tools on the same server alone', async () => {
+  test('answers tools/call itself: a plain SDK tool on the same server is refused with -32602 saying why', async () => {
     const { client } = await connect(ECHO);
-    const result = await client.callTool({ name: 'plain', arguments: {} });
-    expect(result.content).toEqual([{ type: 'text', text: 'plain' }]);
+    await expect(client.callTool({ name: 'plain', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('contract tools only'),
+    });
+  });
+
+  test('a disabled contract tool is refused like McpServer refuses one', async () => {
+    const server = new McpServer({ name: 'test', version: '1.0.0' });
+    registerContractTool(server, ECHO).disable();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client);
+    await expect(client.callTool({ name: 'echo', arguments: { word: 'hi' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('disabled'),
+    });
+  });
+
+  test('follows remove() and renames, and refuses schema or handler updates', async () => {
+    const server = new McpServer({ name: 'test', version: '1.0.0' });
+    const echo = registerContractTool(server, ECHO);
+    const gone = registerContractTool(server, { ...ECHO, name: 'gone' });
+    echo.update({ name: 'echo2' });
+    gone.remove();
+    expect(() => echo.update({ callback: () => ({ content: [] }) })).toThrow(/cannot be updated/);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo2']);
+    expect((await call(client, 'echo2', { word: 'hi' })).structuredContent).toMatchObject({ word: 'hi' });
+    for (const name of ['echo', 'gone']) {
+      await expect(client.callTool({ name, arguments: { word: 'hi' } })).rejects.toMatchObject({
+        code: -32602,
+      });
+    }
+  });
+
+  test('replaces a result larger than maxResultBytes with a result_too_large failure and logs it', async () => {
+    const server = new McpServer({ name: 'test', version: '1.0.0' });
+    const lines: string[] = [];
+    const big: ContractTool = {
+      ...ECHO,
+      run: (args) => ok('Long.', { word: String(args.word).repeat(200) }),
+    };
+    registerContractTool(server, big, {
+      maxResultBytes: 500,
+      log: { write: (line) => lines.push(String(line)) },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    open.push(client);
+    const small = await call(client, 'echo', { word: 'a' });
+    expect(small.isError).toBeUndefined();
+    const result = await call(client, 'echo', { word: 'abc' });
+    expect(result.isError).toBe(true);
+    expect(validateResult(result.structuredContent).valid).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      success: false,
+      error_code: 'result_too_large',
+      details: { limit_bytes: 500, size_bytes: expect.any(Number) },
+    });
+    expect((result.structuredContent.details as { size_bytes: number }).size_bytes).toBeGreaterThan(600);
+    expect(lines.join('')).toContain('result_too_large');
   });
 
   test('publishes resultOutputSchema of the domain schema', async () => {
