@@ -693,6 +693,14 @@ describe('POST /v1/videos', () => {
       provider: 'replicate',
       error: { code: 'PROVIDER_TIMEOUT' },
     });
+    // Once the answer is sent, the job is no longer polled: the provider's request count settles (a status
+    // call already on its way may still arrive), and the next test starts with a quiet replay server.
+    let settled = -1;
+    for (let round = 0; round < 25 && replay.requests.length !== settled; round++) {
+      settled = replay.requests.length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(replay.requests.length).toBe(settled);
   });
 });
 

@@ -34,6 +34,7 @@ import { serveText, serveTextStream } from './text.js';
 /** Wait between two status checks of a video job; ends early when the request is aborted. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
     signal.addEventListener(
       'abort',
@@ -262,6 +263,9 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           return { status: { status: 'pending', response: started.response }, job } as VideoAnswer;
         }
         for (;;) {
+          // A provider's status call may not honour the abort signal: stop polling once the request is over
+          // (deadline, client gone), or the loop would go on after the answer was sent.
+          signal.throwIfAborted();
           const status = await getVideoStatus(model, {
             operation: started.operation,
             headers,
