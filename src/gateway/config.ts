@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJsonObject } from '../contract/findings.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
@@ -157,10 +158,20 @@ export function providerTypeOf(id: string, settings: ProviderSettings | undefine
  */
 export function checkGatewayConfig(value: unknown): ConfigCheck {
   const parsed = gatewayConfigSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, problems: problemsOf(parsed.error.issues) };
-  const config = parsed.data as GatewayConfig;
+  // The checks across members run on the file as it is, so that a file with a wrong type somewhere still gets
+  // its other problems listed too.
+  const problems = [...(parsed.success ? [] : problemsOf(parsed.error.issues)), ...crossProblems(value)];
+  return parsed.success && problems.length === 0
+    ? { ok: true, config: parsed.data as GatewayConfig }
+    : { ok: false, problems };
+}
+
+/** Problems between members: provider ids, base URLs and `api` by type, aliases naming unknown providers. */
+function crossProblems(value: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const [id, settings] of Object.entries(config.providers ?? {})) {
+  if (!isJsonObject(value)) return problems;
+  const providers = isJsonObject(value.providers) ? value.providers : undefined;
+  for (const [id, settings] of Object.entries(providers ?? {})) {
     if (!PROVIDER_ID_PATTERN.test(id)) {
       problems.push({
         path: toPointer(['providers', id]),
@@ -168,7 +179,13 @@ export function checkGatewayConfig(value: unknown): ConfigCheck {
           'A provider id is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.',
       });
     }
-    const type = providerTypeOf(id, settings);
+    // A settings object whose type is not one the schema accepts has that problem listed already.
+    if (
+      !isJsonObject(settings) ||
+      (settings.type !== undefined && !PROVIDER_TYPES.includes(settings.type as never))
+    )
+      continue;
+    const type = providerTypeOf(id, settings as ProviderSettings);
     if (
       type === 'openai-compatible' &&
       settings.baseURL === undefined &&
@@ -186,12 +203,13 @@ export function checkGatewayConfig(value: unknown): ConfigCheck {
       });
     }
   }
-  if (config.providers !== undefined) {
-    for (const [alias, targets] of Object.entries(config.aliases ?? {})) {
-      const list = Array.isArray(targets) ? targets : [targets];
+  if (providers !== undefined && isJsonObject(value.aliases)) {
+    for (const [alias, targets] of Object.entries(value.aliases)) {
+      const list: unknown[] = Array.isArray(targets) ? targets : [targets];
       list.forEach((target, index) => {
+        if (typeof target !== 'string' || !targetSchema.safeParse(target).success) return;
         const provider = target.slice(0, target.indexOf(':'));
-        if (!Object.hasOwn(config.providers ?? {}, provider)) {
+        if (!Object.hasOwn(providers, provider)) {
           problems.push({
             path: toPointer(Array.isArray(targets) ? ['aliases', alias, index] : ['aliases', alias]),
             message: `Alias "${alias}" names provider "${provider}", which is not configured.`,
@@ -200,7 +218,7 @@ export function checkGatewayConfig(value: unknown): ConfigCheck {
       });
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
+  return problems;
 }
 
 /** OpenAI-compatible services known by id: their default base URL and key variable. */

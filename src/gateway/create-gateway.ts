@@ -316,7 +316,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     try {
       await next();
     } finally {
-      c.header('x-trace-id', traceId);
+      // Envelopes carry the header already; setting a header on a finished response makes Hono rebuild it
+      // around its body stream, which costs more than the rest of the gateway's own work.
+      if (c.res.headers.get('x-trace-id') !== traceId) c.header('x-trace-id', traceId);
       if (closing) c.header('connection', 'close');
       if (facts.pending === undefined) finalize();
       else facts.pending.then(finalize, finalize);

@@ -54,11 +54,56 @@ export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> 
   'openai-compatible': ['text', 'images'],
 };
 
+const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcriptions', 'videos'];
+
+/** Model instances kept per provider and modality; more distinct model ids than this are built per request. */
+const MODELS_KEPT = 256;
+
+/**
+ * `make`, remembering what it built: an AI SDK model instance is a stateless description of where and how to
+ * call, so one per model id serves every request. Model ids come from requests, so only the first
+ * `MODELS_KEPT` are kept, which bounds the memory whatever clients send.
+ */
+function kept<M>(make: ((modelId: string) => M) | undefined): ((modelId: string) => M) | undefined {
+  if (make === undefined) return undefined;
+  const made = new Map<string, M>();
+  return (modelId) => {
+    let model = made.get(modelId);
+    if (model === undefined) {
+      model = make(modelId);
+      if (made.size < MODELS_KEPT) made.set(modelId, model);
+    }
+    return model;
+  };
+}
+
+/**
+ * The AI SDK provider of one configured provider, each model instance built once per model id (see
+ * `buildProviderModels`).
+ */
+export function createProviderModels(
+  id: string,
+  settings: ProviderSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): ProviderModels {
+  const built = buildProviderModels(id, settings, env);
+  const models: { -readonly [K in keyof ProviderModels]: ProviderModels[K] } = {
+    id: built.id,
+    type: built.type,
+    baseURL: built.baseURL,
+  };
+  for (const modality of MODALITIES) {
+    const make = kept(built[modality] as ((modelId: string) => unknown) | undefined);
+    if (make !== undefined) (models as Record<Modality, unknown>)[modality] = make;
+  }
+  return models;
+}
+
 /**
  * Build the AI SDK provider of one configured provider. The key comes from the settings or the environment at
  * build time and stays inside the SDK's provider object: nothing the gateway logs or answers can reach it.
  */
-export function createProviderModels(
+function buildProviderModels(
   id: string,
   settings: ProviderSettings,
   env: Readonly<Record<string, string | undefined>>,

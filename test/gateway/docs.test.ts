@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
+import { matchesOutput, parseTranscript } from '../docs/markdown-examples.js';
+import { type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import { parseSse, readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
 const DOC = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** Each `curl` example of docs/gateway.md with the answer printed under it. */
 const EXAMPLES = [
@@ -25,6 +28,40 @@ function withoutLatency(envelope: unknown): unknown {
   return copy;
 }
 
+/** Each `curl` of the README's console blocks, with the lines the README shows under it. */
+const README_EXAMPLES = [...README.matchAll(/```console\n([\s\S]*?)```/g)]
+  .flatMap(([, body]) => parseTranscript((body as string).replace(/\n$/, '').split('\n')))
+  .filter((step) => step.command.startsWith('curl '))
+  .map((step) => {
+    const parsed = /^curl -sN? localhost:8787(\S+)(?: -H '([^:]+): ([^']+)')? -d '([^']+)'$/.exec(
+      step.command,
+    );
+    if (parsed === null)
+      throw new Error(`README.md: a curl example this test cannot replay: ${step.command}`);
+    const [, path, header, value, body] = parsed;
+    return {
+      path: path as string,
+      headers: header === undefined ? {} : { [header]: value as string },
+      body: body as string,
+      shown: step.expected,
+    };
+  });
+
+/** A gateway in front of the replay providers, with the keys and base URLs the docs' examples set. */
+function docsGateway(replay: ReplayProviders) {
+  return createGateway({
+    env: {
+      OPENAI_API_KEY: 'sk-docs',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+      ANTHROPIC_API_KEY: 'sk-ant-docs',
+      ANTHROPIC_BASE_URL: replay.baseURL.anthropic,
+      REPLICATE_API_TOKEN: 'r8-docs',
+      REPLICATE_BASE_URL: replay.baseURL.replicate,
+    },
+    videoPollMs: 10,
+  });
+}
+
 const replay = useReplay();
 
 describe('docs/gateway.md', () => {
@@ -42,17 +79,7 @@ describe('docs/gateway.md', () => {
   });
 
   test('every example gives the answer the page shows (latency aside), in the page order', async () => {
-    const gateway = createGateway({
-      env: {
-        OPENAI_API_KEY: 'sk-docs',
-        OPENAI_BASE_URL: replay().baseURL.openai,
-        ANTHROPIC_API_KEY: 'sk-ant-docs',
-        ANTHROPIC_BASE_URL: replay().baseURL.anthropic,
-        REPLICATE_API_TOKEN: 'r8-docs',
-        REPLICATE_BASE_URL: replay().baseURL.replicate,
-      },
-      videoPollMs: 10,
-    });
+    const gateway = docsGateway(replay());
     for (const example of EXAMPLES) {
       const response = await gateway.request(example.path, {
         method: 'POST',
@@ -72,6 +99,43 @@ describe('docs/gateway.md', () => {
         const { envelope } = await readEnvelope(response);
         expect(withoutLatency(envelope)).toEqual(withoutLatency(JSON.parse(example.answer)));
       }
+    }
+  });
+});
+
+describe('README.md', () => {
+  test('its gateway block has a request per modality, a streamed text included', () => {
+    expect(
+      README_EXAMPLES.map((example) => [example.path, JSON.parse(example.body).stream === true]),
+    ).toEqual([
+      ['/v1/text', false],
+      ['/v1/text', true],
+      ['/v1/images', false],
+      ['/v1/speech', false],
+      ['/v1/transcriptions', false],
+      ['/v1/videos', false],
+    ]);
+  });
+
+  test('every curl prints what the README shows (trace ids, latencies and `…` elisions aside)', async () => {
+    // A replay server of its own, so that the provider request ids it numbers follow the README's order.
+    const own = await startReplayProviders();
+    try {
+      const gateway = docsGateway(own);
+      for (const example of README_EXAMPLES) {
+        const response = await gateway.request(example.path, {
+          method: 'POST',
+          headers: example.headers,
+          body: example.body,
+        });
+        const printed = (await response.text()).replace(/\n+$/, '').split('\n');
+        expect({ curl: example.body, printed }).toEqual({
+          curl: example.body,
+          printed: matchesOutput(example.shown, printed) ? printed : example.shown,
+        });
+      }
+    } finally {
+      await own.close();
     }
   });
 });

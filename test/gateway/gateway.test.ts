@@ -501,6 +501,30 @@ describe('requests the gateway refuses itself', () => {
     expect(replay.requests).toHaveLength(0);
   });
 
+  test('a declared content-length is read in one go yet the limit holds, even when the header understates the body', async () => {
+    const gateway = gatewayWith({ maxBodyBytes: 200 });
+    replay.enqueue(fixture('openai.chat/success/length-with-unknown-fields.json'));
+    const body = JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' });
+    const declared = await readEnvelope(
+      await post(gateway, '/v1/text', body, { 'content-length': String(Buffer.byteLength(body)) }),
+    );
+    expect(declared.envelope.success).toBe(true);
+    const understated = await readEnvelope(
+      await post(
+        gateway,
+        '/v1/text',
+        { model: 'openai:x', input: 'x'.repeat(500) },
+        { 'content-length': '20' },
+      ),
+    );
+    expect(understated.envelope).toMatchObject({
+      error: { code: 'PAYLOAD_TOO_LARGE', details: { max_body_bytes: 200 } },
+    });
+    const overstated = await readEnvelope(await post(gateway, '/v1/text', body, { 'content-length': '201' }));
+    expect(overstated.envelope).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(replay.requests).toHaveLength(1);
+  });
+
   test('an unknown model names the configured providers and aliases; a modality a provider lacks is said', async () => {
     const gateway = gatewayWith({ aliases: { fast: 'openai:gpt-4o-mini' } });
     const unknown = await readEnvelope(

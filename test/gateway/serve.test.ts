@@ -145,6 +145,46 @@ describe('verdict gateway', () => {
     });
   });
 
+  test('over HTTP, bodies within the limit are served and larger ones refused, with or without a length', async () => {
+    writeFileSync(join(dir, 'small-bodies.json'), JSON.stringify({ maxBodyBytes: 200 }));
+    const cli = await startCli(['--config', 'small-bodies.json'], {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+    });
+    const small = JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' });
+    const large = JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'x'.repeat(500) });
+    const served = await readEnvelope(await fetch(`${cli.url}/v1/text`, { method: 'POST', body: small }));
+    expect(served.envelope.success).toBe(true);
+    const declared = await readEnvelope(await fetch(`${cli.url}/v1/text`, { method: 'POST', body: large }));
+    expect(declared.status).toBe(413);
+    const chunks = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < text.length; at += 50)
+            controller.enqueue(new TextEncoder().encode(text.slice(at, at + 50)));
+          controller.close();
+        },
+      });
+    const chunkedSmall = await readEnvelope(
+      await fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: chunks(small),
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(chunkedSmall.envelope.success).toBe(true);
+    const chunkedLarge = await readEnvelope(
+      await fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: chunks(large),
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(chunkedLarge.envelope).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+  });
+
   test('exit 1 when the address cannot be served', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

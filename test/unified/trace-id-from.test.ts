@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createTraceId, parseTraceparent, traceIdFrom } from '../../src/unified/index.js';
+import { randomHex } from '../../src/unified/trace-id-from.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const VALID = `00-${TRACE}-00f067aa0ba902b7-01`;
@@ -58,5 +59,25 @@ describe('createTraceId', () => {
   test('is a valid W3C trace-id', () => {
     const id = createTraceId();
     expect(parseTraceparent(`00-${id}-00f067aa0ba902b7-01`)).toBe(id);
+  });
+
+  test('ids drawn across several blocks of random bytes are well-formed and all different', () => {
+    const ids = Array.from({ length: 1000 }, () => createTraceId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('an all-zero draw never becomes an id (invalid in W3C Trace Context)', () => {
+    const fill = vi
+      .spyOn(globalThis.crypto, 'getRandomValues')
+      .mockImplementation((array) => (array as Uint8Array).fill(0) as never);
+    try {
+      // Enough draws to use up the block in hand and reach a refill of zeros.
+      const ids = Array.from({ length: 600 }, () => randomHex(8));
+      expect(ids).not.toContain('0'.repeat(16));
+      expect(ids.at(-1)).toBe('0000000000000001');
+    } finally {
+      fill.mockRestore();
+    }
   });
 });

@@ -2,6 +2,7 @@ import {
   generateImage,
   generateSpeech,
   experimental_getVideoStatus as getVideoStatus,
+  InvalidArgumentError,
   experimental_startVideo as startVideo,
   transcribe,
 } from 'ai';
@@ -18,6 +19,7 @@ import {
 } from '../../unified/ai-sdk.js';
 import { toBase64 } from '../../unified/classify-media.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { Target } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
 import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
@@ -86,6 +88,35 @@ function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutpu
     Object.assign(envelope.metadata, { job_id: answer.job, poll: `/v1/videos/${answer.job}` });
   }
   return envelope;
+}
+
+/**
+ * `@ai-sdk/google` adds the provider's API key (`key=`) to a Gemini video URL on the API's own origin, so that the
+ * URL downloads as it is. The gateway never answers a provider key: it answers such a URL without it.
+ */
+function withoutProviderKey(target: Target, answer: VideoAnswer): VideoAnswer {
+  if (target.provider.type !== 'google' || answer.status.videos === undefined) return answer;
+  const videos = answer.status.videos.map((video) => {
+    if (video.type !== 'url') return video;
+    const url = new URL(video.url);
+    url.searchParams.delete('key');
+    return { ...video, url: url.href };
+  });
+  return { ...answer, status: { ...answer.status, videos } };
+}
+
+/**
+ * Google image models are Gemini models through `@ai-sdk/google` (it refuses other ids with a plain error, which
+ * would read as a gateway bug): an Imagen id is the request's mistake, a `VALIDATION_ERROR`.
+ */
+function checkImageModel(target: Target): void {
+  if (target.provider.type === 'google' && !target.modelId.startsWith('gemini-')) {
+    throw new InvalidArgumentError({
+      parameter: 'model',
+      value: target.modelId,
+      message: `Google image models are Gemini models (gemini-…) through the gateway, not "${target.modelId}".`,
+    });
+  }
 }
 
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
@@ -174,8 +205,9 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       route: 'images',
       modality: 'images',
       model: body.model,
-      call: ({ target, signal, headers }) =>
-        generateImage({
+      call: ({ target, signal, headers }) => {
+        checkImageModel(target);
+        return generateImage({
           model: target.provider.images?.(target.modelId) as never,
           prompt: body.prompt,
           ...(body.n === undefined ? {} : { n: body.n }),
@@ -187,7 +219,8 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           maxRetries: 0,
           abortSignal: signal,
           headers,
-        }),
+        });
+      },
       convert: fromGenerateImage,
     }),
   );
@@ -217,7 +250,11 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
     'transcriptions',
     transcriptionsRequestSchema,
     (c, body) => {
-      const { model, audio } = body as unknown as { model: string; audio: Uint8Array };
+      const { model, audio, media_type } = body as unknown as {
+        model: string;
+        audio: Uint8Array;
+        media_type?: string;
+      };
       return serveCall(c, runtime, {
         route: 'transcriptions',
         modality: 'transcriptions',
@@ -225,7 +262,14 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
         call: ({ target, signal, headers }) =>
           transcribe({
             model: target.provider.transcriptions?.(target.modelId) as never,
-            audio,
+            // The AI SDK guesses the audio's type from its bytes; the type the client gave goes through its
+            // `download` hook instead (nothing is downloaded: the bytes are already here).
+            ...(media_type === undefined
+              ? { audio }
+              : {
+                  audio: new URL('verdict:request-audio'),
+                  download: async () => ({ data: audio, mediaType: media_type }),
+                }),
             maxRetries: 0,
             abortSignal: signal,
             headers,
@@ -272,7 +316,7 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
             abortSignal: signal,
             maxRetries: 0,
           });
-          if (status.status !== 'pending') return { status, job } as VideoAnswer;
+          if (status.status !== 'pending') return withoutProviderKey(target, { status, job } as VideoAnswer);
           await pause(runtime.videoPollMs, signal);
         }
       },
@@ -303,7 +347,7 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           abortSignal: signal,
           maxRetries: 0,
         });
-        return { status, job: jobId } as VideoAnswer;
+        return withoutProviderKey(target, { status, job: jobId } as VideoAnswer);
       },
       convert: videoEnvelope,
     });

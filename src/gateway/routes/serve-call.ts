@@ -25,6 +25,16 @@ export interface CallSpec<R> {
   convert(result: R, options: AiSdkOptions): UnifiedOutput | Promise<UnifiedOutput>;
 }
 
+/**
+ * The AI SDK words a connection failure `Cannot connect to API: <the network error>`, whose text names the host
+ * and port it tried (`getaddrinfo ENOTFOUND llm.internal`). The answer keeps the error's code only.
+ */
+function withoutAddress(message: string): string {
+  if (!message.startsWith('Cannot connect to API:')) return message;
+  const code = /\b(E[A-Z][A-Z_]{2,})\b/.exec(message)?.[1];
+  return `Cannot connect to the provider${code === undefined ? '' : ` (${code})`}.`;
+}
+
 /** Facts of the call the envelope's metadata carries: attempts, the target that answered, fallbacks, latency. */
 export function decorate(
   envelope: UnifiedOutput,
@@ -35,7 +45,10 @@ export function decorate(
   const metadata = envelope.metadata as Record<string, unknown>;
   // The upstream URL (the adapter keeps it without its query) says where the gateway's providers live, which is
   // the operator's business, not the client's: the log line has the target instead.
-  if (!envelope.success) delete envelope.error.details.url;
+  if (!envelope.success) {
+    delete envelope.error.details.url;
+    envelope.error.message = withoutAddress(envelope.error.message);
+  }
   metadata.latency_ms = Math.round(performance.now() - startedAt);
   metadata.attempts = outcome.attempts;
   if (target !== undefined) metadata.target = target.label;

@@ -28,7 +28,12 @@ function textCall(body: TextRequest, input: AttemptInput) {
     model,
     ...(typeof body.input === 'string'
       ? { prompt: body.input }
-      : { messages: body.input.map((message) => ({ ...message }) as ModelMessage) }),
+      : {
+          messages: body.input.map((message) => ({ ...message }) as ModelMessage),
+          // A request's list may hold system messages (its schema allows the role); the AI SDK refuses them
+          // unless told otherwise.
+          allowSystemInMessages: true,
+        }),
     ...(body.system === undefined ? {} : { instructions: body.system }),
     ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
     ...(body.max_output_tokens === undefined ? {} : { maxOutputTokens: body.max_output_tokens }),
