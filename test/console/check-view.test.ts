@@ -117,7 +117,8 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await page
       .getByLabel('Open a file')
       .setInputFiles(fileOf('results.jsonl', lines, 'application/x-ndjson'));
-    expect(await page.getByLabel('One document per line (JSONL)').isChecked()).toBe(true);
+    // The file is read asynchronously: wait for the switch to follow it instead of reading it at once.
+    await expect.poll(() => page.getByLabel('One document per line (JSONL)').isChecked()).toBe(true);
     const table = page.getByRole('table', { name: 'Failing lines' });
     await table.waitFor();
     expect(await page.getByRole('status').first().innerText()).toContain(
