@@ -9,8 +9,8 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../../contract/schema.js';
-import type { ResultContract } from '../../contract/types.js';
 import { VerdictError } from '../../errors.js';
+import type { ContractToolDefinition } from '../contract-tool-definition.js';
 import { guardToolOutcome } from '../guard-tool-outcome.js';
 import { type ContractCallToolResult, toCallToolResult } from '../to-call-tool-result.js';
 import { resultOutputZodSchema } from './result-output-zod-schema.js';
@@ -25,22 +25,7 @@ export interface ContractToolContext {
 }
 
 /** A tool whose handler returns a contract result, for an `@modelcontextprotocol/sdk` 1.x `McpServer`. */
-export interface ContractTool {
-  /** The tool name clients call. */
-  name: string;
-  /** A display name. */
-  title?: string;
-  /** What the tool does, for the model. */
-  description: string;
-  /** JSON Schema of the arguments (an object schema); default: no arguments. */
-  inputSchema?: JsonSchema;
-  /** JSON Schema of the domain fields a success carries; published through {@link resultOutputSchema}. */
-  outputSchema?: JsonSchema;
-  /** MCP tool annotations (`readOnlyHint`, …). */
-  annotations?: ToolAnnotations;
-  /** Does the work; a thrown error becomes an `unexpected_error` failure result, never a protocol error. */
-  run(args: Record<string, unknown>, ctx: ContractToolContext): ResultContract | Promise<ResultContract>;
-}
+export type ContractTool = ContractToolDefinition<ContractToolContext, ToolAnnotations>;
 
 type ToolsCallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 

@@ -15,6 +15,7 @@ import type { JsonSchema } from '../../contract/schema.js';
 import type { ResultContract } from '../../contract/types.js';
 import { runGuarded } from '../../producer/run-guarded.js';
 import type { OutputStream } from '../../producer/types.js';
+import type { ContractToolDefinition } from '../contract-tool-definition.js';
 import { resultOutputSchema } from '../result-output-schema.js';
 import { type ContractCallToolResult, toCallToolResult } from '../to-call-tool-result.js';
 
@@ -29,22 +30,7 @@ export interface ContractToolContext {
 }
 
 /** A tool whose handler returns a contract result: its name, its schemas and the handler. */
-export interface ContractTool {
-  /** The tool name clients call. */
-  name: string;
-  /** A display name. */
-  title?: string;
-  /** What the tool does, for the model. */
-  description: string;
-  /** JSON Schema of the arguments (an object schema); default: no arguments. */
-  inputSchema?: JsonSchema;
-  /** JSON Schema of the domain fields a success carries; published through {@link resultOutputSchema}. */
-  outputSchema?: JsonSchema;
-  /** MCP tool annotations (`readOnlyHint`, …). */
-  annotations?: ToolAnnotations;
-  /** Does the work; a thrown error becomes an `unexpected_error` failure result, never a protocol error. */
-  run(args: Record<string, unknown>, ctx: ContractToolContext): ResultContract | Promise<ResultContract>;
-}
+export type ContractTool = ContractToolDefinition<ContractToolContext, ToolAnnotations>;
 
 /** Options of {@link registerContractTool}. */
 export interface ContractToolOptions {
