@@ -59,9 +59,28 @@ describe('parseArguments', () => {
     [['--count', '0'], '--count must be at least 1; got 0.'],
     [['--count', '10'], '--count must be at most 9; got 10.'],
     [['--ratio', '0x10'], '--ratio must be a number; got "0x10".'],
+    [['--count', '99999999999999999999'], '--count must be at most 9; got 99999999999999999999.'],
+    [['--count', '-99999999999999999999'], '--count must be at least 1; got -99999999999999999999.'],
+    [
+      ['--ratio', '1e999'],
+      '--ratio must be a number no larger than 1.7976931348623157e+308 in magnitude; got 1e999.',
+    ],
     [['--quiet=yes'], '--quiet is a flag; it takes no value (or =true / =false).'],
   ])('%j is a usage error: %s', (argv, message) => {
     expect(parse(argv)).toMatchObject({ ok: false, message });
+  });
+
+  test('a well-formed integer beyond the safe range is out of range, not malformed', () => {
+    const specs = { size: { type: 'integer', description: 'A size.' } } as const;
+    expect(parseArguments(['--size', '9007199254740993'], specs)).toMatchObject({
+      ok: false,
+      message:
+        '--size must be an integer no larger than 9007199254740991 in magnitude; got 9007199254740993.',
+    });
+    expect(parseArguments(['--size', '9007199254740991'], specs)).toMatchObject({
+      ok: true,
+      options: { size: 9007199254740991 },
+    });
   });
 
   test('--json and --help still count after a problem, so the usage error obeys them', () => {

@@ -30,22 +30,24 @@ function convert(name: string, spec: OptionSpec, raw: string): Converted {
     return { ok: true, value: raw };
   }
   const pattern = spec.type === 'integer' ? INTEGER : DECIMAL;
-  const value = Number(raw);
-  if (
-    !pattern.test(raw) ||
-    !Number.isFinite(value) ||
-    (spec.type === 'integer' && !Number.isSafeInteger(value))
-  ) {
-    return {
-      ok: false,
-      message: `--${name} must be ${spec.type === 'integer' ? 'an integer' : 'a number'}; got ${JSON.stringify(raw)}.`,
-    };
+  const kind = spec.type === 'integer' ? 'an integer' : 'a number';
+  if (!pattern.test(raw)) {
+    return { ok: false, message: `--${name} must be ${kind}; got ${JSON.stringify(raw)}.` };
   }
+  const value = Number(raw);
+  // Bounds first: a well-formed value too large to represent (1e999, 20 digits) is out of range, not malformed.
   if (spec.min !== undefined && value < spec.min) {
     return { ok: false, message: `--${name} must be at least ${spec.min}; got ${raw}.` };
   }
   if (spec.max !== undefined && value > spec.max) {
     return { ok: false, message: `--${name} must be at most ${spec.max}; got ${raw}.` };
+  }
+  if (!Number.isFinite(value) || (spec.type === 'integer' && !Number.isSafeInteger(value))) {
+    const limit = spec.type === 'integer' ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
+    return {
+      ok: false,
+      message: `--${name} must be ${kind} no larger than ${limit} in magnitude; got ${raw}.`,
+    };
   }
   return { ok: true, value };
 }
