@@ -254,7 +254,16 @@ describe('verdict gateway', () => {
     expect(io.stdout.text()).toContain('2 provider(s) (openai, groq), 1 alias(es)');
     const missing = memoryIo({ env: {}, cwd: dir });
     expect(await run(['gateway', '--config', 'absent.json'], missing)).toBe(2);
-    expect(missing.stderr.text()).toContain('does not exist');
+    expect(missing.stderr.text()).toContain('absent.json does not exist.');
+    const folder = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', '.', '--check-config'], folder)).toBe(2);
+    expect(folder.stderr.text()).toContain('. is a directory, not a file.');
+    const noConsole = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--port', '0', '--console', 'absent-dir'], noConsole)).toBe(2);
+    expect(noConsole.stderr.text()).toContain('--console absent-dir does not exist.');
+    const fileConsole = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--port', '0', '--console', 'good.json'], fileConsole)).toBe(2);
+    expect(fileConsole.stderr.text()).toContain('--console good.json is not a directory.');
     expect(await run(['gateway', '--port', 'eighty'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
     expect(await run(['gateway', 'extra'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
   });

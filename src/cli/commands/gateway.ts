@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -15,6 +15,7 @@ import {
 } from '../../gateway/index.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
+import { readInput } from '../../producer/read-input.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 
@@ -59,19 +60,13 @@ function usageFailure(
 /** Read and check a config file; every problem is listed. */
 async function loadConfig(
   path: string,
-  cwd: string,
+  io: CommandIo,
 ): Promise<
   { ok: true; config: GatewayConfig } | { ok: false; problems: { path: string; message: string }[] }
 > {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(resolve(cwd, path));
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : String(error);
-    return { ok: false, problems: [{ path: '', message: `Cannot read ${path}: ${reason}.` }] };
-  }
-  const read = readJson(bytes);
+  const input = await readInput(path, io);
+  if (!input.ok) return { ok: false, problems: [{ path: '', message: input.error.message }] };
+  const read = readJson(input.bytes);
   if (!read.ok) {
     const where =
       read.error.line === undefined ? '' : ` (line ${read.error.line}, column ${read.error.column ?? 1})`;
@@ -149,7 +144,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   };
   let config: GatewayConfig = {};
   if (options.config !== undefined) {
-    const loaded = await loadConfig(options.config, io.cwd);
+    const loaded = await loadConfig(options.config, io);
     if (!loaded.ok) {
       if (!parsed.json) {
         for (const problem of loaded.problems) {
@@ -169,6 +164,17 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     }
     config = loaded.config;
   }
+  const consoleDir = options.console === undefined ? undefined : resolve(io.cwd, options.console);
+  if (consoleDir !== undefined) {
+    const found = await stat(consoleDir).catch(() => undefined);
+    if (!found?.isDirectory()) {
+      return usageFailure(
+        io,
+        parsed.json,
+        `--console ${options.console} ${found === undefined ? 'does not exist' : 'is not a directory'}.`,
+      );
+    }
+  }
   const providers = Object.keys(config.providers ?? providersFromEnv(io.env));
   const aliases = Object.keys(config.aliases ?? {});
   if (options['check-config']) {
@@ -183,7 +189,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     ...(options['log-content'] ? { logContent: true } : {}),
     env: io.env,
     log: (line) => io.stderr.write(`${line}\n`),
-    ...consoleOption(options.console === undefined ? undefined : resolve(io.cwd, options.console)),
+    ...consoleOption(consoleDir),
   });
   let server: ReturnType<typeof serve>;
   try {
