@@ -21,6 +21,7 @@ import type { CommandIo } from '../../producer/types.js';
 
 const USAGE = [
   'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
+  '                       [--log-content]',
   '',
   'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
   '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
