@@ -206,8 +206,18 @@ describe('verdict mcp serve: usage errors exit 2 with a reason', () => {
     [['--http', '[::]:0'], {}, /listens beyond this machine/],
     [['--http', '127.0.0.1:0', '--allow-unauthenticated'], { VERDICT_MCP_TOKEN: TOKEN }, /contradicts/],
     [['--http', '127.0.0.1:0'], { VERDICT_MCP_TOKEN: 'short' }, /shorter than 16/],
-    [['--http', '127.0.0.1:0', '--token-file', '/nonexistent/token'], {}, /cannot be read \(ENOENT\)/],
-    [['--allowed-host', 'mcp.example'], {}, /only apply with --http/],
+    [
+      ['--http', '127.0.0.1:0', '--token-file', '/nonexistent/token'],
+      {},
+      /--token-file \/nonexistent\/token does not exist\./,
+    ],
+    [['--http', '127.0.0.1:0', '--token-file', '.'], {}, /--token-file \. is a directory, not a file\./],
+    [['--allowed-host', 'mcp.example'], {}, /--allowed-host only applies with --http\./],
+    [
+      ['--token-file', 't', '--allow-unauthenticated'],
+      {},
+      /--token-file, --allow-unauthenticated only apply with --http\./,
+    ],
     [['--http', '127.0.0.1:0', '--allowed-host', 'a/b'], {}, /--allowed-host takes a host name/],
     [['--max-result-bytes', '10'], {}, /at least 1024/],
   ])('%j is refused', async (args, env, reason) => {

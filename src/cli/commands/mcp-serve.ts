@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { REFERENCE_COMMANDS } from '../../commands/index.js';
 import { fail } from '../../contract/builders.js';
+import { readErrorFromThrown } from '../../contract/findings.js';
 import { createVerdictServerFactory } from '../../mcp/server/create-verdict-server.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../mcp/server/register-contract-tool.js';
 import { type HttpServeOptions, isLoopbackHost, serveMcp } from '../../mcp/server/serve.js';
@@ -96,7 +97,10 @@ async function planServe(options: Record<string, unknown>, io: CommandIo): Promi
     unauthenticated ? '--allow-unauthenticated' : undefined,
   ].filter((name) => name !== undefined);
   if (http === undefined) {
-    if (httpOnly.length > 0) return { ok: false, problem: `${httpOnly.join(', ')} only apply with --http.` };
+    if (httpOnly.length > 0) {
+      const verb = httpOnly.length === 1 ? 'applies' : 'apply';
+      return { ok: false, problem: `${httpOnly.join(', ')} only ${verb} with --http.` };
+    }
     return { ok: true, http: undefined, generated: false };
   }
   const address = parseHttpAddress(http);
@@ -117,8 +121,7 @@ async function planServe(options: Record<string, unknown>, io: CommandIo): Promi
     try {
       token = (await readFile(resolve(io.cwd, tokenFile), 'utf8')).trim();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      return { ok: false, problem: `--token-file ${tokenFile} cannot be read (${String(code ?? error)}).` };
+      return { ok: false, problem: readErrorFromThrown(error, `--token-file ${tokenFile}`).message };
     }
     from = `--token-file ${tokenFile}`;
   } else if (io.env[TOKEN_ENV] !== undefined && io.env[TOKEN_ENV] !== '') {
