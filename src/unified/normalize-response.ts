@@ -234,7 +234,7 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     return assembleFailure(
       provider,
       'INVALID_PROVIDER_RESPONSE',
-      `The ${input.format} response is not understood: ${message}`,
+      `The ${input.format} response is not understood. ${message}`,
       { http_status: status },
       base,
     );

@@ -62,6 +62,17 @@ describe('normalizeResponse', () => {
     }
   });
 
+  test('says in two sentences that a body is not understood and why', () => {
+    expect(normalizeResponse({ format: 'openai.chat', body: '' })).toMatchObject({
+      success: false,
+      error: {
+        code: 'INVALID_PROVIDER_RESPONSE',
+        message:
+          'The openai.chat response is not understood. The body is not JSON: The input holds no JSON value.',
+      },
+    });
+  });
+
   test('keeps the body bytes of a speech response as base64 audio', () => {
     const output = normalizeResponse({
       format: 'openai.speech',
