@@ -25,10 +25,11 @@ function tooLarge(limit: number): InputBytes {
   };
 }
 
-/** Reads a whole stream into memory, stopping as soon as it passes `maxBytes`. */
+/** Reads a whole stream (standard input unless `label` names it) into memory, stopping as soon as it passes `maxBytes`. */
 export async function readStream(
   stream: NodeJS.ReadableStream,
   options: ReadInputOptions = {},
+  label = 'Standard input',
 ): Promise<InputBytes> {
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -42,7 +43,7 @@ export async function readStream(
   } catch (thrown) {
     return {
       ok: false,
-      error: { reason: 'unreadable', message: `Standard input could not be read: ${String(thrown)}` },
+      error: { reason: 'unreadable', message: `${label} could not be read: ${String(thrown)}` },
     };
   }
   return { ok: true, bytes: Buffer.concat(chunks, total) };
@@ -67,6 +68,9 @@ export async function readInput(
     }
     if (options.maxBytes !== undefined && stat.isFile() && stat.size > options.maxBytes)
       return tooLarge(options.maxBytes);
+    // A device or a pipe (/dev/zero, a FIFO) has no size to check first: read it in chunks up to the limit.
+    if (options.maxBytes !== undefined && !stat.isFile())
+      return await readStream(handle.createReadStream({ autoClose: false }), options, file);
     const bytes = await handle.readFile();
     if (options.maxBytes !== undefined && bytes.byteLength > options.maxBytes)
       return tooLarge(options.maxBytes);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -133,6 +133,16 @@ describe('verdict validate --json on hostile input', () => {
     const limited = await runCli(['validate', path, '--json', '--max-bytes', '1000000']);
     expectReadError(limited, 'too_large');
   }, 60_000);
+
+  // A device has no size to check before reading: --max-bytes must still stop the read at the limit.
+  test.runIf(existsSync('/dev/zero'))(
+    '--max-bytes bounds an endless device such as /dev/zero',
+    async () => {
+      const run = await runCli(['validate', '/dev/zero', '--json', '--max-bytes', '1000']);
+      expectReadError(run, 'too_large');
+    },
+    60_000,
+  );
 
   test('__proto__ and constructor members are plain data and change no verdict', async () => {
     const ordinary = await validateFile(
