@@ -266,5 +266,8 @@ describe('verdict gateway', () => {
     expect(fileConsole.stderr.text()).toContain('--console good.json is not a directory.');
     expect(await run(['gateway', '--port', 'eighty'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
     expect(await run(['gateway', 'extra'], memoryIo({ env: {}, cwd: dir }))).toBe(2);
+    const emptyHost = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--port', '0', '--host', ''], emptyHost)).toBe(2);
+    expect(emptyHost.stderr.text()).toContain('--host is empty');
   });
 });

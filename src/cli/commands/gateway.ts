@@ -143,6 +143,10 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     console?: string;
     'log-content'?: boolean;
   };
+  // An empty host would make Node listen on every interface: binding beyond loopback must be asked for by name.
+  if (options.host.trim() === '') {
+    return usageFailure(io, parsed.json, '--host is empty; give an address such as 127.0.0.1 or 0.0.0.0.');
+  }
   let config: GatewayConfig = {};
   if (options.config !== undefined) {
     const loaded = await loadConfig(options.config, io);
