@@ -194,7 +194,12 @@ describe('verdict validate --json on hostile input', () => {
       offset: VALID.length + 1,
       line: 2,
       column: 1,
+      message: "Unexpected character '{' after the JSON value. One document per line? Use --jsonl.",
     });
+    const sameLine = await validateFile('two-on-a-line.json', `${VALID} ${VALID}`);
+    expect(expectReadError(sameLine, 'trailing_data').message).toBe(
+      "Unexpected character '{' after the JSON value.",
+    );
   });
 
   test('empty input, from a file or standard input, is empty', async () => {

@@ -82,8 +82,15 @@ export async function validateInput(
   const input = await readInput(file, ctx.io, maxBytes === undefined ? {} : { maxBytes });
   if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
   const report = CONTRACTS[contract].check(input.bytes, maxBytes);
-  if (report.readError)
-    return { file, conformant: false, violations: [], warnings: [], read_error: report.readError };
+  if (report.readError) {
+    // A second value at the start of a line is most likely a JSON Lines file given without --jsonl.
+    const { readError } = report;
+    const read_error =
+      readError.reason === 'trailing_data' && readError.column === 1
+        ? { ...readError, message: `${readError.message} One document per line? Use --jsonl.` }
+        : readError;
+    return { file, conformant: false, violations: [], warnings: [], read_error };
+  }
   placeFindings(ctx, file, input.bytes, [...report.violations, ...report.warnings]);
   return { file, conformant: report.valid, violations: report.violations, warnings: report.warnings };
 }
