@@ -14,7 +14,7 @@ import {
   validateUnifiedText,
 } from '../../unified/index.js';
 import { placeFindings, renderFinding, renderReadError } from '../source-places.js';
-import { renderLineReport, validateLines } from '../validate-lines.js';
+import { DEFAULT_MAX_LINE_BYTES, renderLineReport, validateLines } from '../validate-lines.js';
 
 /** The verdict on one input of `verdict validate`. */
 export interface InputVerdict {
@@ -135,7 +135,7 @@ export const validateCommand = defineCommand({
     },
     'max-bytes': {
       type: 'integer',
-      description: 'Largest input (in --jsonl mode: largest line) accepted, in bytes.',
+      description: `Largest input (in --jsonl mode: largest line) accepted, in bytes; no limit by default, ${DEFAULT_MAX_LINE_BYTES} per line with --jsonl.`,
       min: 1,
       valueName: 'N',
     },
