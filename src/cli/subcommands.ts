@@ -99,6 +99,33 @@ function printVersion(version: string, rest: readonly string[], io: CommandIo, j
   return EXIT.success;
 }
 
+/**
+ * Loads a subcommand. Servers (`mcp serve`, `gateway`) need packages verdict declares as peers; when one is not
+ * installed (`npm install --omit=peer`), the answer names it and how to install it instead of a module error.
+ */
+async function loadSubcommand(
+  entry: SubcommandEntry,
+  io: CommandIo,
+  json: boolean,
+  usage: string,
+): Promise<Subcommand | number> {
+  try {
+    return await entry.load();
+  } catch (thrown) {
+    const code = (thrown as { code?: unknown } | null)?.code;
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((thrown as Error)?.message))?.[1];
+    if (code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined || missing.startsWith('.')) throw thrown;
+    const name = missing.startsWith('@') ? missing.split('/').slice(0, 2).join('/') : missing.split('/')[0];
+    const result = fail(`${usage} needs the package ${name}, which is not installed.`, {
+      error: `Install it next to verdict: npm install ${name} (docs/install.md lists what each part needs).`,
+      error_code: 'missing_dependency',
+      details: { package: name },
+    });
+    emitResult(withMeta(result, commandName(usage), 0), io, json);
+    return EXIT.failure;
+  }
+}
+
 /** Runs one loaded subcommand with the words after its name. */
 async function runSubcommand(
   loaded: Subcommand,
@@ -131,8 +158,12 @@ export async function dispatch(
   const handOn = (words: readonly string[]) => (json ? ['--json', ...words] : words);
 
   const entry = group.subcommands.find((candidate) => candidate.name === word);
-  if (entry !== undefined)
-    return runSubcommand(await entry.load(), handOn(rest), io, `${usage} ${entry.name}`);
+  if (entry !== undefined) {
+    const loaded = await loadSubcommand(entry, io, json || rest.includes('--json'), `${usage} ${entry.name}`);
+    return typeof loaded === 'number'
+      ? loaded
+      : runSubcommand(loaded, handOn(rest), io, `${usage} ${entry.name}`);
+  }
   if (word !== undefined && group.version !== undefined && VERSION_WORDS.has(word)) {
     return printVersion(group.version, rest, io, json, usage);
   }
