@@ -1,3 +1,4 @@
+import { omitUndefined } from '../contract/findings.js';
 /**
  * verdict/unified/ai-sdk: turn results and errors of the Vercel AI SDK (`ai`) into unified output envelopes.
  * It reads results structurally and recognizes errors by their `name`, so it has no runtime import of `ai`:
@@ -9,7 +10,7 @@ import { canonicalMediaType, toBase64 } from './classify-media.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './error-taxonomy.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { openAiFailure } from './providers/openai-failure.js';
-import { compact, type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
+import { type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
@@ -215,7 +216,7 @@ function baseMetadata(
 ): Record<string, unknown> {
   const headers = response?.headers as HeadersLike | undefined;
   const idHeaders = provider === 'anthropic' ? ANTHROPIC_REQUEST_ID_HEADERS : REQUEST_ID_HEADERS;
-  return compact({
+  return omitUndefined({
     trace_id: traceIdOr(options?.traceId),
     latency_ms: options?.latencyMs !== undefined && options.latencyMs >= 0 ? options.latencyMs : undefined,
     model:
@@ -286,7 +287,7 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
   }
   const usage = usageOf(result.totalUsage ?? result.usage);
   const calls = (result.toolCalls ?? []).map((call) =>
-    compact({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
+    omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
   );
   if (calls.length > 0) metadata.tool_calls = calls;
   return assembleSuccess(provider, result.text, usage, (result.files ?? []).map(fileItem), metadata);
@@ -503,7 +504,7 @@ export function fromTranscription(result: AiSdkTranscriptionResult, options?: Ai
   const provider = providerOf(options, result.providerMetadata);
   const metadata = {
     ...baseMetadata(options, result.responses?.[0], provider),
-    ...compact({ language: result.language, audio_duration_s: result.durationInSeconds }),
+    ...omitUndefined({ language: result.language, audio_duration_s: result.durationInSeconds }),
   };
   return assembleSuccess(provider, result.text, undefined, [], metadata);
 }
@@ -569,7 +570,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   const provider = providerOf(options, undefined, hostProvider(err.url) ?? 'system');
   const metadata = baseMetadata(options, { headers }, provider);
   if (name === 'AI_APICallError') {
-    const details = compact({
+    const details = omitUndefined({
       is_retryable: typeof err.isRetryable === 'boolean' ? err.isRetryable : undefined,
       url: withoutQuery(err.url),
     });
@@ -599,7 +600,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
       typeof err.statusCode === 'number' && err.statusCode >= 400
         ? codeForProviderStatus(err.statusCode)
         : ((type === undefined ? undefined : STREAM_ERROR_TYPES[type]) ?? 'PROVIDER_ERROR');
-    const details = compact({
+    const details = omitUndefined({
       ai_sdk_error: name,
       provider_error_type: type,
       provider_error_code:
@@ -614,7 +615,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     'system',
     'INTERNAL_ERROR',
     message,
-    compact({ ai_sdk_error: name || undefined }),
+    omitUndefined({ ai_sdk_error: name || undefined }),
     metadata,
   );
 }

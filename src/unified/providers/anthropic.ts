@@ -1,9 +1,8 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
-import { readBody } from '../read-body.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
-  compact,
   contentFiltered,
   errorMessage,
   errorObject,
@@ -16,6 +15,7 @@ import {
   joinTextBlocks,
   type Outcome,
   optionalString,
+  parseStreamedToolInput,
   type ReportedUsage,
   ShapeError,
   tokenCount,
@@ -51,7 +51,10 @@ const ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
 function anthropicFailure(body: unknown, status: number, text = ''): FailureOutcome {
   const error = errorObject(body);
   const type = typeof error.type === 'string' ? error.type : undefined;
-  const details = compact({ provider_type: type, provider_error: isJson(body) ? body.error : undefined });
+  const details = omitUndefined({
+    provider_type: type,
+    provider_error: isJson(body) ? body.error : undefined,
+  });
   return failureForStatus(
     status,
     errorMessage(error, text),
@@ -85,7 +88,7 @@ function parseMessage(body: unknown, status: number): Outcome {
   const blocks = expectArray(root.content, '`content`');
   const rawStop = optionalString(root.stop_reason, '`stop_reason`');
   const finish = rawStop === undefined ? undefined : (STOP_REASONS[rawStop] ?? 'other');
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.model, '`model`'),
     response_id: optionalString(root.id, '`id`'),
     finish_reason: finish,
@@ -98,7 +101,7 @@ function parseMessage(body: unknown, status: number): Outcome {
     if (block.type === 'text' && typeof block.text === 'string') segments.push(block.text);
     else segments.push(undefined);
     if (block.type === 'tool_use')
-      calls.push(compact({ id: block.id, name: block.name, arguments: block.input }));
+      calls.push(omitUndefined({ id: block.id, name: block.name, arguments: block.input }));
   }
   if (rawStop === 'refusal') {
     // Claude's streaming classifiers end a refused turn with stop_reason "refusal" and an explanation.
@@ -106,7 +109,7 @@ function parseMessage(body: unknown, status: number): Outcome {
     const explanation = typeof stopDetails.explanation === 'string' ? stopDetails.explanation : undefined;
     return contentFiltered(
       explanation ?? 'The model refused to answer.',
-      compact({ stop_details: root.stop_details }),
+      omitUndefined({ stop_details: root.stop_details }),
       metadata,
     );
   }
@@ -115,7 +118,7 @@ function parseMessage(body: unknown, status: number): Outcome {
     kind: 'success',
     content: joinTextBlocks(segments),
     usage: anthropicUsage(root.usage),
-    metadata: compact({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
+    metadata: omitUndefined({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
   };
 }
 
@@ -153,7 +156,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         const delta = isJson(item.delta) ? item.delta : {};
         Object.assign(
           message,
-          compact({
+          omitUndefined({
             stop_reason: delta.stop_reason,
             stop_sequence: delta.stop_sequence,
             stop_details: delta.stop_details,
@@ -174,7 +177,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
   blocks.forEach((block, index) => {
     const json = partialJson[index];
     if (block.type === 'tool_use' && json !== undefined)
-      block.input = json === '' ? {} : parseToolInput(json);
+      block.input = parseStreamedToolInput(json, 'tool_use');
   });
   return { kind: 'body', body: { ...message, content: blocks.filter(Boolean) } };
 }
@@ -184,12 +187,6 @@ function reported(entries: Json): Json {
   return Object.fromEntries(
     Object.entries(entries).filter(([, value]) => value !== undefined && value !== null),
   );
-}
-
-function parseToolInput(json: string): unknown {
-  const read = readBody(json);
-  if (!read.ok) throw new ShapeError('A tool_use block streamed input that is not JSON.');
-  return read.value;
 }
 
 /** `anthropic.messages`: the Anthropic Messages API. */

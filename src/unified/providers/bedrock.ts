@@ -1,13 +1,12 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { HeadersLike } from '../header-value.js';
 import { headerValue } from '../header-value.js';
-import { readBody } from '../read-body.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import { decodeEventStream, looksLikeEventStream } from './aws-event-stream.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
   bodySnippet,
   codeForProviderStatus,
-  compact,
   contentFiltered,
   expectArray,
   expectObject,
@@ -18,6 +17,7 @@ import {
   joinTextBlocks,
   type Outcome,
   optionalString,
+  parseStreamedToolInput,
   type ReportedUsage,
   ShapeError,
   tokenCount,
@@ -98,7 +98,7 @@ function bedrockFailure(
     name?.toLowerCase() === 'modelstreamerrorexception' && original !== undefined && original >= 400
       ? codeForProviderStatus(original)
       : (mapped ?? (effective < 400 ? 'PROVIDER_ERROR' : undefined));
-  const details = compact({
+  const details = omitUndefined({
     provider_type: name,
     original_status: original,
     original_message: typeof error.originalMessage === 'string' ? error.originalMessage : undefined,
@@ -145,7 +145,7 @@ function parseConverse(body: unknown, status: number, headers: HeadersLike | und
   const stopReason = optionalString(root.stopReason, '`stopReason`');
   if (stopReason === undefined) throw new ShapeError('The response has no `stopReason`.');
   const metrics = isJson(root.metrics) ? root.metrics : {};
-  const metadata = compact({
+  const metadata = omitUndefined({
     provider_latency_ms: typeof metrics.latencyMs === 'number' ? metrics.latencyMs : undefined,
     stop_reason: stopReason,
   });
@@ -167,7 +167,7 @@ function parseConverse(body: unknown, status: number, headers: HeadersLike | und
       segments.push(undefined);
       if (isJson(block.toolUse)) {
         const use = block.toolUse;
-        calls.push(compact({ id: use.toolUseId, name: use.name, arguments: use.input }));
+        calls.push(omitUndefined({ id: use.toolUseId, name: use.name, arguments: use.input }));
       }
       const image = isJson(block.image) ? block.image : undefined;
       const source = isJson(image?.source) ? image.source : undefined;
@@ -178,7 +178,7 @@ function parseConverse(body: unknown, status: number, headers: HeadersLike | und
   const text = joinTextBlocks(segments);
   if (FILTERED_STOP_REASONS.has(stopReason)) {
     // The guardrail's blocked-output message stands in the output; the trace says which policy intervened.
-    const details = compact({ provider_stop_reason: stopReason, trace: root.trace });
+    const details = omitUndefined({ provider_stop_reason: stopReason, trace: root.trace });
     return contentFiltered(
       text.trim() === '' ? `The output was blocked (${stopReason}).` : text,
       details,
@@ -199,7 +199,7 @@ function parseConverse(body: unknown, status: number, headers: HeadersLike | und
     content: text,
     usage: bedrockUsage(root.usage),
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       ...metadata,
       finish_reason: STOP_REASONS[stopReason] ?? 'other',
       tool_calls: calls.length > 0 ? calls : undefined,
@@ -273,14 +273,14 @@ function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
   const content = drafts.filter(Boolean).map((draft): Json => {
     if (draft.toolUse !== undefined) {
       const { toolUseId, name, input } = draft.toolUse;
-      return { toolUse: { toolUseId, name, input: input === '' ? {} : parseToolInput(input) } };
+      return { toolUse: { toolUseId, name, input: parseStreamedToolInput(input, 'toolUse') } };
     }
     if (draft.reasoning === true && draft.text === undefined) return { reasoningContent: {} };
     return { text: draft.text ?? '' };
   });
   return {
     kind: 'body',
-    body: compact({
+    body: omitUndefined({
       output: { message: { role: 'assistant', content } },
       stopReason,
       usage: metadataEvent.usage,
@@ -320,12 +320,6 @@ function keyedEvent(item: Json): Json {
 function blockIndex(event: Json, fallback: number): number {
   const index = event.contentBlockIndex;
   return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : fallback;
-}
-
-function parseToolInput(json: string): unknown {
-  const read = readBody(json);
-  if (!read.ok) throw new ShapeError('A toolUse block streamed input that is not JSON.');
-  return read.value;
 }
 
 /**

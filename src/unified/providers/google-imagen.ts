@@ -1,8 +1,8 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { GOOGLE_REQUEST_ID_HEADERS, googleFailure } from './google.js';
 import {
-  compact,
   contentFiltered,
   expectArray,
   expectObject,
@@ -32,7 +32,7 @@ function parseImagen(body: unknown, status: number): Outcome {
     const revised = optionalString(prediction.prompt, '`prompt`');
     if (typeof prediction.bytesBase64Encoded === 'string') {
       media.push(
-        compact({
+        omitUndefined({
           data: prediction.bytesBase64Encoded,
           media_type: mediaType,
           revised_prompt: revised,
@@ -40,7 +40,11 @@ function parseImagen(body: unknown, status: number): Outcome {
       );
     } else if (typeof prediction.gcsUri === 'string') {
       media.push(
-        compact({ url: prediction.gcsUri, media_type: mediaType, revised_prompt: revised }) as MediaItem,
+        omitUndefined({
+          url: prediction.gcsUri,
+          media_type: mediaType,
+          revised_prompt: revised,
+        }) as MediaItem,
       );
     } else if (typeof prediction.raiFilteredReason === 'string') {
       filtered.push(prediction.raiFilteredReason);
@@ -57,7 +61,7 @@ function parseImagen(body: unknown, status: number): Outcome {
     // Media-only: the envelope assembly describes it (`Generated 2 images.`).
     content: '',
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       filtered_count: filtered.length > 0 ? filtered.length : undefined,
       rai_filtered_reasons: filtered.length > 0 ? filtered : undefined,
     }),

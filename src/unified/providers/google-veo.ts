@@ -1,8 +1,8 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { GOOGLE_REQUEST_ID_HEADERS, googleFailure } from './google.js';
 import {
-  compact,
   contentFiltered,
   expectObject,
   isJson,
@@ -67,7 +67,7 @@ function parseOperation(body: unknown, status: number): Outcome {
     throw new ShapeError('The body is not a long-running operation (it has no `name`).');
   }
   const progress = isJson(root.metadata) ? root.metadata.progressPercent : undefined;
-  const metadata = compact({
+  const metadata = omitUndefined({
     operation_name: name,
     // Operation names embed the model: `models/veo-3.0-generate-001/operations/…`.
     model: /(?:^|\/)models\/([^/]+)\//.exec(name)?.[1],
@@ -98,7 +98,7 @@ function parseOperation(body: unknown, status: number): Outcome {
   const filteredCount = typeof result.raiMediaFilteredCount === 'number' ? result.raiMediaFilteredCount : 0;
   if (media.length === 0) {
     if (filteredCount > 0 || reasons.length > 0) {
-      const details = compact({
+      const details = omitUndefined({
         rai_media_filtered_count: filteredCount,
         rai_media_filtered_reasons: reasons,
       });
@@ -112,7 +112,7 @@ function parseOperation(body: unknown, status: number): Outcome {
     // Media-only: the envelope assembly describes it (`Generated 1 video.`).
     content: '',
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       ...metadata,
       job_status: 'completed',
       finish_reason: 'stop',

@@ -1,10 +1,10 @@
+import { omitUndefined } from '../../contract/findings.js';
 import { mediaTypeFromName } from '../classify-media.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { StreamParts } from './google-stream-parts.js';
 import {
-  compact,
   contentFiltered,
   embeddedStatus,
   errorMessage,
@@ -100,7 +100,7 @@ export function googleFailure(body: unknown, status: number, text = ''): Failure
   const error = errorObject(body);
   const rpcStatus = typeof error.status === 'string' ? error.status : undefined;
   const reason = errorReason(error);
-  const details = compact({
+  const details = omitUndefined({
     provider_status: rpcStatus,
     provider_reason: reason,
     provider_error: isJson(body) ? body.error : undefined,
@@ -137,13 +137,16 @@ function googleUsage(value: unknown): ReportedUsage | undefined {
 function parseGenerateContent(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
   if (isJson(root.error)) return googleFailure(root, status);
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.modelVersion, '`modelVersion`'),
     response_id: optionalString(root.responseId, '`responseId`'),
   });
   const feedback = isJson(root.promptFeedback) ? root.promptFeedback : {};
   if (typeof feedback.blockReason === 'string') {
-    const details = compact({ block_reason: feedback.blockReason, safety_ratings: feedback.safetyRatings });
+    const details = omitUndefined({
+      block_reason: feedback.blockReason,
+      safety_ratings: feedback.safetyRatings,
+    });
     return contentFiltered(`The prompt was blocked (${feedback.blockReason}).`, details, metadata);
   }
   const first = expectArray(root.candidates, '`candidates`')[0];
@@ -151,7 +154,10 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
   const candidate = expectObject(first, 'The first candidate');
   const rawFinish = optionalString(candidate.finishReason, '`finishReason`');
   if (rawFinish !== undefined && BLOCKING_FINISH_REASONS.has(rawFinish)) {
-    const details = compact({ provider_finish_reason: rawFinish, safety_ratings: candidate.safetyRatings });
+    const details = omitUndefined({
+      provider_finish_reason: rawFinish,
+      safety_ratings: candidate.safetyRatings,
+    });
     return contentFiltered(`The output was blocked (${rawFinish}).`, details, metadata);
   }
   if (rawFinish !== undefined && FAILING_FINISH_REASONS.has(rawFinish)) {
@@ -174,7 +180,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
     if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
     if (isJson(part.functionCall))
       calls.push(
-        compact({
+        omitUndefined({
           id: part.functionCall.id,
           name: part.functionCall.name,
           arguments: part.functionCall.args,
@@ -190,7 +196,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
       const type =
         optionalString(part.fileData.mimeType, '`fileData.mimeType`') ??
         mediaTypeFromName(part.fileData.fileUri);
-      media.push(compact({ url: part.fileData.fileUri, media_type: type }) as MediaItem);
+      media.push(omitUndefined({ url: part.fileData.fileUri, media_type: type }) as MediaItem);
     }
   }
   if (rawFinish === undefined && parts.length === 0)
@@ -208,7 +214,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
       kind: 'failure',
       code: 'PROVIDER_ERROR',
       message: `The model ended its turn (${rawFinish}) without producing any output.`,
-      details: compact({ provider_finish_reason: rawFinish, finish_message: candidate.finishMessage }),
+      details: omitUndefined({ provider_finish_reason: rawFinish, finish_message: candidate.finishMessage }),
       metadata: { ...metadata, finish_reason: 'error' },
     };
   }
@@ -223,7 +229,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
     content: texts.join(''),
     usage: googleUsage(root.usageMetadata),
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       ...metadata,
       finish_reason: finish,
       tool_calls: calls.length > 0 ? calls : undefined,

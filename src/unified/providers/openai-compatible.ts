@@ -1,10 +1,10 @@
+import { omitUndefined } from '../../contract/findings.js';
 import { mediaItemFromUrl } from '../classify-media.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
-  compact,
   contentFiltered,
   expectArray,
   expectObject,
@@ -30,7 +30,7 @@ function toolCalls(value: unknown): Json[] | undefined {
   return expectArray(value, '`tool_calls`').map((item) => {
     const call = expectObject(item, 'A tool call');
     const fn = isJson(call.function) ? call.function : {};
-    return compact({ id: call.id, name: fn.name, arguments: fn.arguments });
+    return omitUndefined({ id: call.id, name: fn.name, arguments: fn.arguments });
   });
 }
 
@@ -88,7 +88,7 @@ export function parseChatCompletion(
   const rawFinish = optionalString(choice.finish_reason, '`finish_reason`');
   const finish: FinishReason | undefined =
     rawFinish === undefined ? undefined : (CHAT_FINISH_REASONS[rawFinish] ?? 'other');
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.model, '`model`'),
     response_id: optionalString(root.id, '`id`'),
     finish_reason: finish,
@@ -129,7 +129,7 @@ export function parseChatCompletion(
     content: text ?? '',
     usage: openAiUsage(root.usage),
     media,
-    metadata: compact({ ...metadata, tool_calls: calls }),
+    metadata: omitUndefined({ ...metadata, tool_calls: calls }),
   };
 }
 
@@ -185,7 +185,7 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
     if (choice.error !== undefined) choiceError = choice.error;
   }
   if (finish === undefined) throw new ShapeError('The stream ended before a choice finished.');
-  const message = compact({
+  const message = omitUndefined({
     role: 'assistant',
     content: content ?? null,
     refusal,
@@ -194,7 +194,10 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
   });
   return {
     kind: 'body',
-    body: { ...root, choices: [compact({ index: 0, message, finish_reason: finish, error: choiceError })] },
+    body: {
+      ...root,
+      choices: [omitUndefined({ index: 0, message, finish_reason: finish, error: choiceError })],
+    },
   };
 }
 

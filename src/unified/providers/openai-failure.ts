@@ -1,7 +1,7 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import {
   bodySnippet,
-  compact,
   embeddedStatus,
   type FailureOutcome,
   failureForStatus,
@@ -75,7 +75,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
   const mapped =
     (code === undefined ? undefined : OPENAI_ERROR_CODES[code]) ??
     (type === undefined ? undefined : OPENAI_ERROR_CODES[type]);
-  const details = compact({
+  const details = omitUndefined({
     provider_code: error.code ?? undefined,
     provider_type: type,
     param: error.param ?? undefined,

@@ -1,9 +1,9 @@
+import { omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
-  compact,
   contentFiltered,
   expectArray,
   expectObject,
@@ -23,7 +23,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
     return openAiFailure(root, status);
   const state = optionalString(root.status, '`status`');
   if (state === undefined) throw new ShapeError('The response has no `status`.');
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.model, '`model`'),
     response_id: optionalString(root.id, '`id`'),
   });
@@ -52,11 +52,11 @@ export function parseResponse(body: unknown, status: number): Outcome {
         .join('');
       if (text !== '') texts.push(text);
     } else if (item.type === 'function_call') {
-      calls.push(compact({ id: item.call_id, name: item.name, arguments: item.arguments }));
+      calls.push(omitUndefined({ id: item.call_id, name: item.name, arguments: item.arguments }));
     } else if (item.type === 'image_generation_call' && typeof item.result === 'string') {
       const format = typeof item.output_format === 'string' ? item.output_format : 'png';
       media.push(
-        compact({
+        omitUndefined({
           data: item.result,
           media_type: `image/${format}`,
           revised_prompt: item.revised_prompt,
@@ -93,7 +93,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
     content: texts.join('\n\n'),
     usage: openAiUsage(root.usage),
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       ...metadata,
       finish_reason: finish,
       tool_calls: calls.length > 0 ? calls : undefined,

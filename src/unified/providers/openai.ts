@@ -1,3 +1,4 @@
+import { omitUndefined } from '../../contract/findings.js';
 import { canonicalMediaType, mediaItemFromUrl, toBase64 } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
@@ -7,7 +8,6 @@ import { chatFormat } from './openai-compatible.js';
 import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
-  compact,
   expectArray,
   expectObject,
   isJson,
@@ -37,7 +37,7 @@ function parseImages(body: unknown, status: number): Outcome {
   const media = expectArray(root.data, '`data`').map((entry): MediaItem => {
     const image = expectObject(entry, 'An image');
     const revised = optionalString(image.revised_prompt, '`revised_prompt`');
-    const common = compact({ ...size, revised_prompt: revised });
+    const common = omitUndefined({ ...size, revised_prompt: revised });
     if (typeof image.b64_json === 'string')
       return { data: image.b64_json, media_type: `image/${format}`, ...common };
     // The Images API only makes images: a URL without a telling extension is still one.
@@ -52,7 +52,7 @@ function parseImages(body: unknown, status: number): Outcome {
     content: '',
     usage: openAiUsage(root.usage),
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       created: root.created,
       quality: root.quality,
       background: root.background,
@@ -104,7 +104,7 @@ function parseTranscription(body: unknown, status: number): Outcome {
     kind: 'success',
     content: root.text,
     usage: openAiUsage(usage),
-    metadata: compact({
+    metadata: omitUndefined({
       language: optionalString(root.language, '`language`'),
       audio_duration_s: typeof root.duration === 'number' ? root.duration : undefined,
       billed_audio_seconds: typeof seconds === 'number' ? seconds : undefined,
@@ -140,7 +140,7 @@ function assembleImageStream(events: readonly unknown[]): StreamAssembly {
   if (last === undefined) throw new ShapeError('The stream ended before an image was completed.');
   return {
     kind: 'body',
-    body: compact({
+    body: omitUndefined({
       created: last.created_at,
       data,
       size: last.size,
@@ -188,7 +188,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   if (isJson(root.error) && root.status === undefined) return openAiFailure(root, status);
   const id = optionalString(root.id, '`id`');
   const state = optionalString(root.status, '`status`');
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.model, '`model`'),
     video_id: id,
     provider_status: state,

@@ -1,5 +1,6 @@
 import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from '../error-taxonomy.js';
+import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
 
 export type { UnifiedErrorCode };
@@ -116,11 +117,6 @@ export function joinTextBlocks(segments: readonly (string | undefined)[]): strin
   return text;
 }
 
-/** A metadata object without `undefined` members. */
-export function compact(entries: Record<string, unknown>): Record<string, unknown> {
-  return omitUndefined(entries);
-}
-
 // Wording providers use for prompts over the context window (OpenAI, Anthropic, Gemini, OpenAI-compatible servers).
 const CONTEXT_LENGTH_WORDING =
   /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds the maximum number of tokens/i;
@@ -224,4 +220,12 @@ export function errorMessage(error: Json, text: string): string {
 export function bodySnippet(text: string): string {
   const trimmed = text.trim();
   return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
+}
+
+/** The input of a tool call that a stream sent in pieces, joined: JSON, or `{}` when no piece came. */
+export function parseStreamedToolInput(json: string, block: string): unknown {
+  if (json === '') return {};
+  const read = readBody(json);
+  if (!read.ok) throw new ShapeError(`A ${block} block streamed input that is not JSON.`);
+  return read.value;
 }

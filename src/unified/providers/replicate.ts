@@ -1,9 +1,9 @@
+import { omitUndefined } from '../../contract/findings.js';
 import { mediaItemFromUrl } from '../classify-media.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import {
   bodySnippet,
-  compact,
   contentFiltered,
   expectObject,
   type FailureOutcome,
@@ -32,7 +32,7 @@ function replicateFailure(body: unknown, status: number, text = ''): FailureOutc
   return failureForStatus(
     status,
     message,
-    compact({ provider_title: problem.title, provider_error: isJson(body) ? body : undefined }),
+    omitUndefined({ provider_title: problem.title, provider_error: isJson(body) ? body : undefined }),
   );
 }
 
@@ -71,7 +71,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
   const state = optionalString(root.status, '`status`');
   const metrics = isJson(root.metrics) ? root.metrics : {};
   const predictTime = typeof metrics.predict_time === 'number' ? metrics.predict_time : undefined;
-  const metadata = compact({
+  const metadata = omitUndefined({
     model: optionalString(root.model, '`model`') ?? optionalString(root.version, '`version`'),
     prediction_id: optionalString(root.id, '`id`'),
     provider_status: state,
@@ -86,7 +86,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
       kind: 'success',
       content: held ? (partial.text ?? '') : `Prediction ${state}.`,
       media: partial?.media ?? [],
-      metadata: compact({
+      metadata: omitUndefined({
         ...metadata,
         job_status: 'pending',
         output: partial !== undefined && isJson(root.output) ? root.output : undefined,
@@ -101,7 +101,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
           ? JSON.stringify(root.error)
           : undefined;
     const message = reason ?? `The prediction ${state}.`;
-    const details = compact({ prediction_status: state, provider_error: root.error ?? undefined });
+    const details = omitUndefined({ prediction_status: state, provider_error: root.error ?? undefined });
     if (state === 'failed' && SAFETY_WORDING.test(message)) {
       return contentFiltered(message, details, metadata);
     }
@@ -128,7 +128,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
     content: text ?? (media.length > 0 ? '' : 'Prediction succeeded.'),
     usage: replicateUsage(metrics),
     media,
-    metadata: compact({
+    metadata: omitUndefined({
       ...metadata,
       job_status: 'completed',
       finish_reason: 'stop',
