@@ -7,9 +7,7 @@ import { serve } from '@hono/node-server';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ROOT } from '../support/ensure-build.js';
-
-/** Debian's Chromium, which `.ci/run` installs; `VERDICT_CHROMIUM` names another build. */
-export const CHROMIUM = process.env.VERDICT_CHROMIUM ?? '/usr/bin/chromium';
+import { findChromium } from '../support/find-chromium.js';
 
 /** The console's static build (`npm run build:console`). */
 export const CONSOLE_DIR = join(ROOT, 'dist', 'console');
@@ -28,14 +26,15 @@ export interface Browser {
 }
 
 /**
- * Starts Debian's Chromium headless through playwright-core, with a throwaway profile and nothing that reaches
- * the network on its own. A missing Chromium fails the test with the command that installs it: never a skip.
+ * Starts Chromium ({@link findChromium}) headless through playwright-core, with a throwaway profile and nothing
+ * that reaches the network on its own. A Chromium that is not there fails the test, never a skip.
  */
-export async function launchBrowser(executablePath: string = CHROMIUM): Promise<Browser> {
-  if (!existsSync(executablePath)) {
+export async function launchBrowser(executablePath?: string): Promise<Browser> {
+  const executable = executablePath ?? (await findChromium());
+  if (!existsSync(executable)) {
     throw new Error(
-      `The console's browser tests need Chromium at ${executablePath}. Install Debian's package ` +
-        '(sudo apt-get install -y chromium; .ci/run does this) or set VERDICT_CHROMIUM to a Chromium binary.',
+      `The console's browser tests need Chromium at ${executable}. Unset VERDICT_CHROMIUM to use the one ` +
+        'that the @sparticuz/chromium dev dependency ships (npm install), or point it at a Chromium binary.',
     );
   }
   if (!existsSync(join(CONSOLE_DIR, 'index.html'))) {
@@ -43,7 +42,7 @@ export async function launchBrowser(executablePath: string = CHROMIUM): Promise<
   }
   const profile = mkdtempSync(join(tmpdir(), 'verdict-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
+    executablePath: executable,
     headless: true,
     viewport: DESKTOP,
     args: [
@@ -55,6 +54,8 @@ export async function launchBrowser(executablePath: string = CHROMIUM): Promise<
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // The packaged build has no zygote helper; a system Chromium runs the same without one.
+      '--no-zygote',
     ],
   });
   // Tests never reach the network: whatever is not on this machine (a provider's media URL) is refused.

