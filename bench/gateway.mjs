@@ -1,19 +1,23 @@
-// `npm run bench:gateway`: throughput and latency of `verdict gateway` against the same local mock provider
-// (one fixed chat completion), next to direct requests to the mock and to Portkey's open-source gateway
-// (@portkey-ai/gateway, pointed at the mock with its custom-host header). Everything runs on 127.0.0.1.
+// `npm run bench:gateway`: what `verdict gateway` costs in front of a provider, next to its peer and its floors.
 //
-//   node bench/gateway.mjs [--requests N] [--soak N] [--concurrency 20,100]
+//   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
+//                          [--modes plain,stream] [--soak N] [--force]
 //
-// Each (target, concurrency) pair sends N requests (default 20,000) after a warm-up; then verdict gateway
-// and Portkey each get a soak of --soak requests (default 100,000 in total, counting the timed ones) and their
-// resident memory (VmRSS) is read. The mock and each gateway run in their own process; the load generator
-// uses keep-alive connections, one per concurrent request.
+// One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
+// of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
+// floor, a minimal node:http server forwarding the body over an undici keep-alive pool; and the same minimal
+// server calling the provider through the AI SDK (`generateText` / `streamText`), which is the AI SDK's own share.
+// Servers write their logs to /dev/null, never to a pipe this process reads. Targets are interleaved in rounds
+// (the order turns each round) so that a busy moment hits all of them alike; each figure is the median of the
+// rounds with the spread beside it. Server CPU comes from /proc; the load generator's own CPU is reported too,
+// since on two cores it competes with the servers. Everything runs on 127.0.0.1.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkQuietMachine, median, spread } from './quiet-machine.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -21,58 +25,160 @@ const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
   return index >= 0 ? args[index + 1] : fallback;
 };
-const REQUESTS = Number(option('requests', '20000'));
-const SOAK_TOTAL = Number(option('soak', '100000'));
+const REQUESTS = Number(option('requests', '2000'));
+const ROUNDS = Number(option('rounds', '5'));
 const LEVELS = option('concurrency', '20,100').split(',').map(Number);
-const WARMUP = 2000;
-const loadAtStart = loadavg()[0];
+const SHAPES = option('shapes', 'openai,anthropic').split(',');
+const MODES = option('modes', 'plain,stream').split(',');
+const SOAK_TOTAL = Number(option('soak', '100000'));
+const WARMUP = 1000;
+const machine = checkQuietMachine(args);
 
-// ---- the mock provider (a child process, so it does not share the load generator's event loop) ----------
-const MOCK_SOURCE = `
+// ---- the fake provider ---------------------------------------------------------------------------------
+const PROVIDER_SOURCE = `
 import { createServer } from 'node:http';
-const body = JSON.stringify({
+const text = 'Hello! How can I help you today?';
+const words = text.split(' ').map((word, index) => (index === 0 ? word : ' ' + word));
+const openaiJson = JSON.stringify({
   id: 'chatcmpl-bench', object: 'chat.completion', created: 1767225600, model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop' }],
+  choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 },
 });
+const chunk = (delta, finish) => 'data: ' + JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk',
+  created: 1767225600, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] }) + '\\n\\n';
+const openaiSse = chunk({ role: 'assistant', content: '' }, null) + words.map((w) => chunk({ content: w }, null)).join('')
+  + chunk({}, 'stop') + 'data: ' + JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600,
+  model: 'gpt-4o-mini', choices: [], usage: { prompt_tokens: 9, completion_tokens: 9, total_tokens: 18 } }) + '\\n\\ndata: [DONE]\\n\\n';
+const anthropicJson = JSON.stringify({
+  id: 'msg_bench', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
+  content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null,
+  usage: { input_tokens: 9, output_tokens: 9 },
+});
+const event = (type, data) => 'event: ' + type + '\\ndata: ' + JSON.stringify({ type, ...data }) + '\\n\\n';
+const anthropicSse = event('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant',
+  model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } })
+  + event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } })
+  + words.map((w) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: w } })).join('')
+  + event('content_block_stop', { index: 0 })
+  + event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } })
+  + event('message_stop', {});
 const server = createServer((req, res) => {
-  req.resume();
+  const parts = [];
+  req.on('data', (part) => parts.push(part));
   req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_bench', 'content-length': Buffer.byteLength(body) });
+    const streamed = Buffer.concat(parts).includes('"stream":true');
+    const anthropic = req.url.endsWith('/messages');
+    const body = anthropic ? (streamed ? anthropicSse : anthropicJson) : streamed ? openaiSse : openaiJson;
+    res.writeHead(200, {
+      'content-type': streamed ? 'text/event-stream' : 'application/json',
+      'x-request-id': 'req_bench', 'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   });
 });
 server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+server.listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
-function startProcess(command, argv, env, readyPattern, stream = 'stdout') {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${argv.join(' ')} did not start: ${seen.slice(-500)}`)),
-      30000,
-    );
-    const onData = (chunk) => {
-      if (seen.length < 100000) seen += chunk.toString();
-      const match = readyPattern.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    };
-    child[stream].on('data', onData);
-    // Drain both streams for the whole run: a full pipe would stall the server (verdict logs one line per request).
-    child.stdout.resume();
-    child.stderr.resume();
-    child.on('exit', (code) =>
-      reject(new Error(`${argv.join(' ')} exited with ${code}: ${seen.slice(-500)}`)),
-    );
+// ---- the floor: a minimal server forwarding the body over an undici keep-alive pool ---------------------
+const FLOOR_SOURCE = `
+import { createServer } from 'node:http';
+import { Pool } from 'undici';
+const pool = new Pool(process.env.UPSTREAM, { connections: 128, pipelining: 1 });
+const server = createServer((req, res) => {
+  const parts = [];
+  req.on('data', (part) => parts.push(part));
+  req.on('end', async () => {
+    try {
+      const answer = await pool.request({ path: process.env.UPSTREAM_PATH, method: 'POST', body: Buffer.concat(parts),
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench', 'x-api-key': 'sk-bench',
+          'anthropic-version': '2023-06-01' } });
+      res.writeHead(answer.statusCode, { 'content-type': answer.headers['content-type'] });
+      for await (const part of answer.body) res.write(part);
+      res.end();
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
   });
+});
+server.keepAliveTimeout = 60000;
+server.listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+// ---- the same minimal server through the AI SDK ---------------------------------------------------------
+const AI_SDK_SOURCE = `
+import { createServer } from 'node:http';
+import { generateText, streamText } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+const model = process.env.SHAPE === 'anthropic'
+  ? createAnthropic({ apiKey: 'sk-bench', baseURL: process.env.UPSTREAM + '/v1' })('claude-sonnet-4-5')
+  : createOpenAI({ apiKey: 'sk-bench', baseURL: process.env.UPSTREAM + '/v1' }).chat('gpt-4o-mini');
+const server = createServer((req, res) => {
+  const parts = [];
+  req.on('data', (part) => parts.push(part));
+  req.on('end', async () => {
+    try {
+      const { input, stream } = JSON.parse(Buffer.concat(parts).toString());
+      if (stream) {
+        const result = streamText({ model, prompt: input });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        for await (const delta of result.textStream) res.write('data: ' + JSON.stringify({ delta }) + '\\n\\n');
+        res.end('data: ' + JSON.stringify({ usage: await result.usage }) + '\\n\\n');
+      } else {
+        const result = await generateText({ model, prompt: input });
+        const body = JSON.stringify({ success: true, content: result.text, usage: result.usage });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      }
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
+  });
+});
+server.keepAliveTimeout = 60000;
+server.listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+// ---- processes -----------------------------------------------------------------------------------------
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const children = [];
+/** Starts a server with its output on /dev/null and waits until its port answers HTTP. */
+async function startServer(name, argvOf, env, readyPath) {
+  const port = await freePort();
+  const child = spawn(process.execPath, argvOf(port), {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  let exited;
+  child.once('exit', (code) => {
+    exited = code;
+  });
+  for (let tries = 0; tries < 300; tries++) {
+    if (exited !== undefined) throw new Error(`${name} exited with ${exited} before it answered`);
+    const answered = await new Promise((resolve) => {
+      const probe = request({ host: '127.0.0.1', port, path: readyPath, method: 'GET' }, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      probe.on('error', () => resolve(false));
+      probe.end();
+    });
+    if (answered) return { name, port, pid: child.pid };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} did not answer on port ${port} within 30 s`);
 }
 
 /** CPU time (user + system) a process has used, in milliseconds, from /proc (clock ticks of 10 ms). */
@@ -84,8 +190,7 @@ function cpuMs(pid) {
 
 function rssMiB(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  return kb / 1024;
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
 }
 
 // ---- the load generator --------------------------------------------------------------------------------
@@ -102,13 +207,10 @@ function send(agent, target) {
         headers: target.headers,
       },
       (res) => {
-        let size = 0;
-        res.on('data', (chunk) => {
-          size += chunk.length;
-        });
+        res.on('data', () => {});
         res.on('end', () => {
           if (res.statusCode !== 200) reject(new Error(`${target.name}: status ${res.statusCode}`));
-          else resolve({ ms: performance.now() - started, size });
+          else resolve(performance.now() - started);
         });
       },
     );
@@ -121,148 +223,227 @@ async function load(target, concurrency, count) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies = new Float64Array(count);
   let next = 0;
+  const cpuBefore = cpuMs(target.pid);
+  const ownBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (;;) {
         const index = next++;
         if (index >= count) return;
-        latencies[index] = (await send(agent, target)).ms;
+        latencies[index] = await send(agent, target);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const own = process.cpuUsage(ownBefore);
   agent.destroy();
   const sorted = Array.from(latencies).sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { rps: count / seconds, p50: at(0.5), p99: at(0.99) };
+  return {
+    rps: count / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpu: (cpuMs(target.pid) - cpuBefore) / count,
+    loaderCpu: (own.user + own.system) / 1000 / count,
+  };
 }
 
 // ---- the run -------------------------------------------------------------------------------------------
-const mock = await startProcess(
-  process.execPath,
-  ['--input-type=module', '-e', MOCK_SOURCE],
+const provider = await startServer(
+  'fake provider',
+  () => ['--input-type=module', '-e', PROVIDER_SOURCE],
   {},
-  /^(\d+)\n/m,
+  '/',
 );
-const mockPort = Number(mock.match[1]);
-const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hi' }] });
+const upstream = `http://127.0.0.1:${provider.port}`;
+const MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' };
+const PATHS = { openai: '/v1/chat/completions', anthropic: '/v1/messages' };
+const json = { 'content-type': 'application/json' };
 
-const verdict = await startProcess(
-  process.execPath,
-  [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', '0'],
-  { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `http://127.0.0.1:${mockPort}/v1` },
-  /serving on http:\/\/127\.0\.0\.1:(\d+)/,
-  'stderr',
+const verdict = await startServer(
+  'verdict gateway',
+  (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', String(port)],
+  {
+    OPENAI_API_KEY: 'sk-bench-0000000000',
+    OPENAI_BASE_URL: `${upstream}/v1`,
+    ANTHROPIC_API_KEY: 'sk-bench-0000000000',
+    ANTHROPIC_BASE_URL: `${upstream}/v1`,
+  },
+  '/healthz',
 );
-const verdictPort = Number(verdict.match[1]);
-
 let portkey;
 let portkeyError;
 try {
-  const port = 18000 + Math.floor(Math.random() * 2000);
-  portkey = await startProcess(
-    process.execPath,
-    [
+  portkey = await startServer(
+    'Portkey gateway',
+    (port) => [
       join(ROOT, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'),
       `--port=${port}`,
       '--headless',
     ],
     { NODE_ENV: 'production' },
-    /Ready for connections/,
+    '/',
   );
-  portkey.port = port;
 } catch (error) {
   portkeyError = error.message;
 }
+const floors = {};
+const sdkFloors = {};
+for (const shape of SHAPES) {
+  floors[shape] = await startServer(
+    'minimal node:http + undici pool (the floor)',
+    () => ['--input-type=module', '-e', FLOOR_SOURCE],
+    { UPSTREAM: upstream, UPSTREAM_PATH: PATHS[shape] },
+    '/',
+  );
+  sdkFloors[shape] = await startServer(
+    'the same server through the AI SDK',
+    () => ['--input-type=module', '-e', AI_SDK_SOURCE],
+    { UPSTREAM: upstream, SHAPE: shape },
+    '/',
+  );
+}
 
-const targets = [
-  {
-    name: 'direct to the mock',
-    port: mockPort,
-    path: '/v1/chat/completions',
-    body: chatBody,
-    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-  },
-  {
-    name: 'verdict gateway',
-    port: verdictPort,
-    path: '/v1/text',
-    body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Say hi' }),
-    headers: { 'content-type': 'application/json' },
-    pid: verdict.child.pid,
-  },
-];
-if (portkey) {
-  targets.push({
-    name: 'Portkey gateway',
-    port: portkey.port,
-    path: '/v1/chat/completions',
-    body: chatBody,
-    headers: {
-      'content-type': 'application/json',
-      authorization: 'Bearer sk-bench',
-      'x-portkey-provider': 'openai',
-      'x-portkey-custom-host': `http://127.0.0.1:${mockPort}/v1`,
+/** The targets of one provider shape and mode, each with the request it is sent. */
+function targetsOf(shape, streamed) {
+  const stream = streamed ? { stream: true } : {};
+  const providerBody =
+    shape === 'anthropic'
+      ? JSON.stringify({
+          model: MODELS[shape],
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Say hi' }],
+          ...stream,
+        })
+      : JSON.stringify({ model: MODELS[shape], messages: [{ role: 'user', content: 'Say hi' }], ...stream });
+  const targets = [
+    { ...provider, name: 'direct to the provider', path: PATHS[shape], body: providerBody, headers: json },
+    { ...floors[shape], path: '/', body: providerBody, headers: json },
+    { ...sdkFloors[shape], path: '/', body: JSON.stringify({ input: 'Say hi', ...stream }), headers: json },
+    {
+      ...verdict,
+      path: '/v1/text',
+      body: JSON.stringify({ model: `${shape}:${MODELS[shape]}`, input: 'Say hi', ...stream }),
+      headers: json,
     },
-    pid: portkey.child.pid,
-  });
+  ];
+  if (portkey) {
+    targets.push({
+      ...portkey,
+      path: '/v1/chat/completions',
+      body: JSON.stringify({
+        model: MODELS[shape],
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'Say hi' }],
+        ...stream,
+      }),
+      headers: {
+        ...json,
+        authorization: 'Bearer sk-bench',
+        'x-portkey-provider': shape,
+        'x-portkey-custom-host': `${upstream}/v1`,
+      },
+    });
+  }
+  return targets;
 }
 
-const sent = new Map(targets.map((target) => [target.name, 0]));
-const results = [];
-for (const concurrency of LEVELS) {
-  for (const target of targets) {
-    await load(target, concurrency, WARMUP);
-    sent.set(target.name, sent.get(target.name) + WARMUP);
-  }
-  // Interleaved: each target in turn, so a busy moment of the shared machine hits all of them alike.
-  for (const target of targets) {
-    const cpuBefore = target.pid === undefined ? 0 : cpuMs(target.pid);
-    const figures = await load(target, concurrency, REQUESTS);
-    figures.cpu = target.pid === undefined ? undefined : (cpuMs(target.pid) - cpuBefore) / REQUESTS;
-    sent.set(target.name, sent.get(target.name) + REQUESTS);
-    results.push({ target: target.name, concurrency, ...figures });
-    process.stderr.write(
-      `${target.name} @${concurrency}: ${figures.rps.toFixed(0)} req/s p50 ${figures.p50.toFixed(2)} ms p99 ${figures.p99.toFixed(2)} ms\n`,
-    );
+const rows = [];
+const failures = [];
+for (const shape of SHAPES) {
+  for (const mode of MODES) {
+    const targets = [];
+    for (const target of targetsOf(shape, mode === 'stream')) {
+      // A target that cannot serve this mode at all (an answer that is not 200) is reported, not timed.
+      try {
+        await load(target, 20, WARMUP);
+        targets.push(target);
+      } catch (error) {
+        failures.push(`${target.name}, ${shape} ${mode}: ${error.message}`);
+      }
+    }
+    for (const concurrency of LEVELS) {
+      const samples = new Map(targets.map((target) => [target.name, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        // The order turns each round, so no target always runs right after the same neighbour.
+        const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+        for (const target of order) samples.get(target.name).push(await load(target, concurrency, REQUESTS));
+      }
+      for (const target of targets) {
+        const runs = samples.get(target.name);
+        rows.push({ shape, mode, concurrency, target: target.name, runs });
+        const rps = median(runs.map((run) => run.rps));
+        process.stderr.write(`${shape} ${mode} c=${concurrency} ${target.name}: ${rps.toFixed(0)} req/s\n`);
+      }
+    }
   }
 }
+
+// Memory after a long run: each server is sent requests until it has answered SOAK_TOTAL of them.
 const memory = [];
-for (const target of targets.filter((candidate) => candidate.pid !== undefined)) {
-  const remaining = SOAK_TOTAL - sent.get(target.name);
-  if (remaining > 0) await load(target, 20, remaining);
-  sent.set(target.name, Math.max(SOAK_TOTAL, sent.get(target.name)));
-  memory.push({ target: target.name, requests: sent.get(target.name), rss: rssMiB(target.pid) });
+const soakTargets = targetsOf(SHAPES[0], false).filter((target) => target.name !== 'direct to the provider');
+if (SOAK_TOTAL > 0) {
+  for (const target of soakTargets) {
+    const served = rows
+      .filter((row) => row.target === target.name)
+      .reduce((sum, row) => sum + row.runs.length * REQUESTS, WARMUP * MODES.length);
+    if (SOAK_TOTAL > served) await load(target, 20, SOAK_TOTAL - served);
+    memory.push({ target: target.name, requests: Math.max(served, SOAK_TOTAL), rss: rssMiB(target.pid) });
+  }
 }
-
-verdict.child.kill('SIGTERM');
-portkey?.child.kill('SIGTERM');
-mock.child.kill('SIGTERM');
+for (const child of children) child.kill('SIGTERM');
 
 // ---- the report (Markdown, for BENCHMARKS.md) ----------------------------------------------------------
-const direct = (concurrency) =>
-  results.find((row) => row.target === 'direct to the mock' && row.concurrency === concurrency);
+const figure = (row, key, digits) =>
+  spread(
+    row.runs.map((run) => run[key]),
+    digits,
+  );
 const lines = [
-  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0].toFixed(2)} at the end (a machine shared with other work).`,
-  `${REQUESTS.toLocaleString('en')} timed requests per row after ${WARMUP.toLocaleString('en')} warm-up requests; keep-alive connections.`,
+  machine.summary(),
+  `${REQUESTS.toLocaleString('en')} requests per target and round, ${ROUNDS} rounds interleaved, after ${WARMUP.toLocaleString('en')} warm-up requests; keep-alive connections; median (min–max) of the rounds.`,
   '',
-  '| target | concurrency | requests/s | p50 ms | p99 ms | p50 added over direct | p99 added over direct | gateway CPU ms per request |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...results.map((row) => {
-    const base = direct(row.concurrency);
-    const added = (value, baseline) =>
-      row.target === 'direct to the mock' ? '—' : (value - baseline).toFixed(2);
-    const cpu = row.cpu === undefined ? '—' : row.cpu.toFixed(2);
-    return `| ${row.target} | ${row.concurrency} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${added(row.p50, base.p50)} | ${added(row.p99, base.p99)} | ${cpu} |`;
-  }),
-  '',
-  '| gateway | requests served | RSS after them |',
-  '|---|---:|---:|',
-  ...memory.map(
-    (row) => `| ${row.target} | ${row.requests.toLocaleString('en')} | ${row.rss.toFixed(0)} MiB |`,
+  '| provider | mode | c | target | requests/s | p50 ms | p99 ms | server CPU ms/request | load generator CPU ms/request |',
+  '|---|---|---:|---|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (row) =>
+      `| ${row.shape} | ${row.mode} | ${row.concurrency} | ${row.target} | ${figure(row, 'rps', 0)} | ${figure(row, 'p50', 2)} | ${figure(row, 'p99', 2)} | ${figure(row, 'cpu', 2)} | ${figure(row, 'loaderCpu', 2)} |`,
   ),
+  '',
+  'Ratios of medians within this run:',
+  '',
+  '| provider | mode | c | verdict ÷ Portkey req/s | verdict CPU ÷ AI-SDK floor CPU | verdict streamed CPU ÷ plain CPU |',
+  '|---|---|---:|---:|---:|---:|',
 ];
+const medianOf = (shape, mode, concurrency, name, key) => {
+  const row = rows.find(
+    (r) => r.shape === shape && r.mode === mode && r.concurrency === concurrency && r.target === name,
+  );
+  return row === undefined ? Number.NaN : median(row.runs.map((run) => run[key]));
+};
+for (const shape of SHAPES) {
+  for (const mode of MODES) {
+    for (const concurrency of LEVELS) {
+      const of = (name, key) => medianOf(shape, mode, concurrency, name, key);
+      const vsPortkey = of('verdict gateway', 'rps') / of('Portkey gateway', 'rps');
+      const vsSdk = of('verdict gateway', 'cpu') / of('the same server through the AI SDK', 'cpu');
+      const streamVsPlain =
+        medianOf(shape, 'stream', concurrency, 'verdict gateway', 'cpu') /
+        medianOf(shape, 'plain', concurrency, 'verdict gateway', 'cpu');
+      const show = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
+      lines.push(
+        `| ${shape} | ${mode} | ${concurrency} | ${show(vsPortkey)} | ${show(vsSdk)} | ${mode === 'stream' ? show(streamVsPlain) : '—'} |`,
+      );
+    }
+  }
+}
+if (memory.length > 0) {
+  lines.push('', '| server | requests served | RSS after them |', '|---|---:|---:|');
+  for (const row of memory)
+    lines.push(`| ${row.target} | ${row.requests.toLocaleString('en')} | ${row.rss.toFixed(0)} MiB |`);
+}
 if (portkeyError) lines.push('', `Portkey could not be run: ${portkeyError}`);
+for (const failure of failures) lines.push('', `Not timed: ${failure}.`);
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(0);
