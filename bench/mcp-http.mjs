@@ -1,88 +1,213 @@
-// `npm run bench:mcp-http`: throughput, latency and memory of `verdict mcp serve --http` under the official MCP
-// client, on 127.0.0.1. For each protocol era: 1,000 calls at concurrency 50, then 1,000 at 200, then 1,000
-// more at each; the server's RSS after each step and its CPU time per call. Prints a Markdown section.
-// Options: `--quick`, `--old-space MB` (see below).
-// Run it on an otherwise idle machine; `--quick` makes 200 calls per step, for a look (not for figures).
+// `npm run bench:mcp-http`: throughput, CPU and memory of `verdict mcp serve --http` under the official MCP
+// client, next to its floors: a minimal MCP server on the same SDK with one trivial tool (what the SDK itself
+// costs), and a plain node:http JSON-RPC echo (what HTTP and JSON cost). Everything runs on 127.0.0.1.
+//
+//   node bench/mcp-http.mjs [--calls N] [--rounds N] [--concurrency 50,200] [--soak N] [--quick] [--force]
+//
+// Each server runs in its own process. Targets are interleaved in rounds (the order turns each round) and each
+// figure is the median of the rounds with the spread beside it; the server's CPU comes from /proc and the
+// client's own CPU is reported too, since on two cores it competes with the servers. Then every server is
+// called until it has answered --soak calls, and its RSS is read before and after. The protocol era is
+// 2025-11-25 for all three (the echo speaks no more than that); verdict is measured on 2026-07-28 as well.
 // The npm script silences MaxListenersExceededWarning: the client's transport hands one AbortSignal to every
 // fetch, and undici drops its listener on that signal only when the request is garbage-collected.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { connectClient, quantile, rssBytes, runCalls, startVerdictHttp } from './mcp-http-load.mjs';
+import { connectClient, rssBytes, runCalls, startVerdictHttp } from './mcp-http-load.mjs';
+import { checkQuietMachine, median, spread } from './quiet-machine.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const quick = process.argv.includes('--quick');
-const perStep = quick ? 200 : 1000;
-// `--old-space MB` runs the server with `--max-old-space-size=MB`: V8 then collects the old generation eagerly,
-// and RSS shows what the server keeps rather than how lazily V8 collects.
-const oldSpaceAt = process.argv.indexOf('--old-space');
-const oldSpace = oldSpaceAt < 0 ? undefined : Number(process.argv[oldSpaceAt + 1]);
-const nodeArgs = oldSpace === undefined ? [] : [`--max-old-space-size=${oldSpace}`];
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const quick = args.includes('--quick');
+const CALLS = Number(option('calls', quick ? '200' : '2000'));
+const ROUNDS = Number(option('rounds', quick ? '2' : '5'));
+const LEVELS = option('concurrency', '50,200').split(',').map(Number);
+const SOAK = Number(option('soak', quick ? '1000' : '10000'));
+const machine = checkQuietMachine(args);
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 
-/** CPU time (user + system) a process has used, in milliseconds, from /proc (Linux). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-const mb = (bytes) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-const rows = [];
-const memory = [];
-const loadBefore = loadavg()[0];
-
-for (const [era, pin] of [
-  ['2026-07-28', true],
-  ['2025-11-25', false],
-]) {
-  const server = await startVerdictHttp({ nodeArgs });
-  const pid = server.child.pid;
-  const client = await connectClient(server.url, { pin });
-  const rss = [`start ${mb(rssBytes(pid))}`];
-  let calls = 0;
-  for (const concurrency of [50, 200, 50, 200]) {
-    const cpuBefore = cpuMs(pid);
-    const clientBefore = process.cpuUsage();
-    const run = await runCalls(client, { total: perStep, concurrency });
-    const cpu = cpuMs(pid) - cpuBefore;
-    const clientUsage = process.cpuUsage(clientBefore);
-    const clientCpu = (clientUsage.user + clientUsage.system) / 1000;
-    calls += perStep;
-    rss.push(`${calls}: ${mb(rssBytes(pid))}`);
-    rows.push(
-      `| ${era} | ${concurrency} | ${perStep} | ${run.errors.length} | ${(perStep / run.seconds).toFixed(0)} | ` +
-        `${quantile(run.latencies, 0.5).toFixed(0)} | ${quantile(run.latencies, 0.99).toFixed(0)} | ${(cpu / perStep).toFixed(1)} | ${(clientCpu / perStep).toFixed(1)} |`,
-    );
-    if (run.errors.length > 0)
-      console.error(`${era} c=${concurrency}: ${run.errors.slice(0, 3).join(' | ')}`);
-  }
-  memory.push(`- ${era}: ${rss.join(', ')}`);
-  await client.close();
-  await server.stop();
-}
-
-const report = `## verdict mcp serve --http under load
-
-Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version},
-load average ${loadBefore.toFixed(1)} before the run. One official client (\`@modelcontextprotocol/client\`,
-keep-alive connections) calls \`validate_result\` on a small document; the server is the built CLI on
-127.0.0.1 with a bearer token${oldSpace === undefined ? '' : ` and \`--max-old-space-size=${oldSpace}\``}. Steps run in the order
-listed, each on the same server.
-
-| era | concurrency | calls | errors | calls/s | p50 ms | p99 ms | server CPU ms/call | client CPU ms/call |
-|---|---|---|---|---|---|---|---|---|
-${rows.join('\n')}
-
-Server RSS after each step (calls so far):
-${memory.join('\n')}
-
-Command: \`npm run bench:mcp-http\`.
+// ---- the floors ----------------------------------------------------------------------------------------
+// The SDK's floor: the same HTTP handler verdict uses, one tool that answers a fixed contract result.
+const SDK_FLOOR_SOURCE = `
+import { createServer } from 'node:http';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+const factory = () => {
+  const server = new McpServer({ name: 'floor', version: '1.0.0' });
+  server.registerTool('validate_result', { inputSchema: z.object({ document: z.unknown() }) }, async () => ({
+    content: [{ type: 'text', text: '{"success":true,"message":"ok"}' }],
+    structuredContent: { success: true, message: 'ok' },
+  }));
+  return server;
+};
+const handler = createMcpHandler(factory);
+const origin = 'http://127.0.0.1:' + process.env.PORT;
+createServer(async (req, res) => {
+  const parts = [];
+  for await (const part of req) parts.push(part);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+  const body = req.method === 'POST' ? Buffer.concat(parts) : undefined;
+  const response = await handler.fetch(new Request(origin + req.url, { method: req.method, headers, body }));
+  res.writeHead(response.status, [...response.headers].flat());
+  if (response.body) for await (const chunk of response.body) res.write(chunk);
+  res.end();
+}).listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('serving MCP\\n'));
 `;
-console.log(report);
+
+// HTTP and JSON alone: answers initialize, tools/call and everything else with fixed JSON-RPC results.
+const ECHO_SOURCE = `
+import { createServer } from 'node:http';
+createServer((req, res) => {
+  const parts = [];
+  req.on('data', (part) => parts.push(part));
+  req.on('end', () => {
+    if (req.method !== 'POST') return res.writeHead(405).end();
+    const message = JSON.parse(Buffer.concat(parts).toString());
+    if (message.id === undefined) return res.writeHead(202).end();
+    const result = message.method === 'initialize'
+      ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'echo', version: '1.0.0' } }
+      : message.method === 'tools/call'
+        ? { content: [{ type: 'text', text: '{"success":true,"message":"ok"}' }], structuredContent: { success: true, message: 'ok' } }
+        : {};
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1', () => process.stderr.write('serving MCP\\n'));
+`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a floor server (its output unread but for the ready line) and resolves once it listens. */
+async function startFloor(name, source) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise((resolve, reject) => {
+    child.stderr.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+  child.stderr.resume();
+  return { name, child, url: new URL(`http://127.0.0.1:${port}/mcp`), stop: () => child.kill('SIGTERM') };
+}
+
+/** CPU time (user + system) a process has used, in milliseconds, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const verdict = await startVerdictHttp();
+const verdictServer = { name: '`verdict mcp serve --http`', child: verdict.child, stop: verdict.stop };
+const sdkFloor = await startFloor('minimal server on the same SDK (the SDK floor)', SDK_FLOOR_SOURCE);
+const echo = await startFloor('plain node:http JSON-RPC echo', ECHO_SOURCE);
+const targets = [
+  {
+    ...verdictServer,
+    name: `${verdictServer.name}, 2026-07-28`,
+    client: await connectClient(verdict.url, { pin: true }),
+  },
+  {
+    ...verdictServer,
+    name: `${verdictServer.name}, 2025-11-25`,
+    client: await connectClient(verdict.url, { pin: false }),
+  },
+  { ...sdkFloor, client: await connectClient(sdkFloor.url, { pin: false }) },
+  { ...echo, client: await connectClient(echo.url, { pin: false }) },
+];
+
+async function measure(target, concurrency, calls) {
+  const pid = target.child.pid;
+  const cpuBefore = cpuMs(pid);
+  const ownBefore = process.cpuUsage();
+  const run = await runCalls(target.client, { total: calls, concurrency });
+  const own = process.cpuUsage(ownBefore);
+  if (run.errors.length > 0) throw new Error(`${target.name}: ${run.errors.slice(0, 3).join(' | ')}`);
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  return {
+    rate: calls / run.seconds,
+    p50: sorted[Math.floor(sorted.length / 2)],
+    p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))],
+    cpu: (cpuMs(pid) - cpuBefore) / calls,
+    clientCpu: (own.user + own.system) / 1000 / calls,
+  };
+}
+
+for (const target of targets) await measure(target, 50, Math.min(500, CALLS));
+const rows = [];
+for (const concurrency of LEVELS) {
+  const samples = new Map(targets.map((target) => [target.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+    for (const target of order) samples.get(target.name).push(await measure(target, concurrency, CALLS));
+  }
+  for (const target of targets) rows.push({ concurrency, target, runs: samples.get(target.name) });
+}
+
+// Memory over a long run, one server at a time (both verdict eras share one process: the 2026 client soaks it).
+const memory = [];
+for (const target of [targets[0], targets[2], targets[3]]) {
+  const before = rssBytes(target.child.pid);
+  for (let done = 0; done < SOAK; done += 1000)
+    await runCalls(target.client, { total: 1000, concurrency: 50 });
+  memory.push({ name: target.name.replace(', 2026-07-28', ''), before, after: rssBytes(target.child.pid) });
+}
+for (const target of targets) await target.client.close();
+await verdict.stop();
+sdkFloor.stop();
+echo.stop();
+
+const figure = (row, key, digits) =>
+  spread(
+    row.runs.map((run) => run[key]),
+    digits,
+  );
+const cpuOf = (concurrency, name) =>
+  median(
+    rows
+      .find((row) => row.concurrency === concurrency && row.target.name === name)
+      .runs.map((run) => run.cpu),
+  );
+const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const lines = [
+  machine.summary(),
+  `${CALLS.toLocaleString('en')} calls of \`validate_result\` per target and round, ${ROUNDS} rounds interleaved, official client (\`@modelcontextprotocol/client\`, keep-alive); median (min–max) of the rounds.`,
+  '',
+  '| server | concurrency | calls/s | p50 ms | p99 ms | server CPU ms/call | client CPU ms/call |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (row) =>
+      `| ${row.target.name} | ${row.concurrency} | ${figure(row, 'rate', 0)} | ${figure(row, 'p50', 1)} | ${figure(row, 'p99', 1)} | ${figure(row, 'cpu', 2)} | ${figure(row, 'clientCpu', 2)} |`,
+  ),
+  '',
+  ...LEVELS.map(
+    (concurrency) =>
+      `Server CPU per call at concurrency ${concurrency}, verdict (2025-11-25) ÷ the SDK floor: ${(cpuOf(concurrency, targets[1].name) / cpuOf(concurrency, targets[2].name)).toFixed(2)}×.`,
+  ),
+  '',
+  `| server | RSS before the soak | after ${SOAK.toLocaleString('en')} more calls |`,
+  '|---|---:|---:|',
+  ...memory.map((row) => `| ${row.name} | ${mib(row.before)} | ${mib(row.after)} |`),
+  '',
+  'Command: `npm run bench:mcp-http`.',
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+process.exit(0);
