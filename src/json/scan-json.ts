@@ -20,21 +20,123 @@ export interface ScanOutcome {
 
 const ARRAY = 0;
 const OBJECT = 1;
+/** Most members an object's names are searched for in place; a larger object keeps them in a Map. */
+const SMALL_OBJECT = 16;
+
+/**
+ * The member names seen in each open object, for finding repeats in time linear in the input. A small object
+ * keeps its names on one shared stack (from `starts[depth]` on) and is searched in place, which costs less
+ * than a Map per object for the many small objects of real documents; an object that grows past
+ * {@link SMALL_OBJECT} members moves its names into a Map, so a name is found in constant time however many
+ * members there are.
+ */
+class MemberNames {
+  private readonly names: string[] = [];
+  private readonly reported: boolean[] = [];
+  private readonly starts: number[] = [];
+  private readonly maps: (Map<string, boolean> | undefined)[] = [];
+
+  /** Starts the object at `depth`. */
+  open(depth: number): void {
+    this.starts[depth] = this.names.length;
+    this.maps[depth] = undefined;
+  }
+
+  /** Forgets the names of the object at `depth`, which has closed. */
+  close(depth: number): void {
+    const from = this.starts[depth] as number;
+    if (this.names.length !== from) {
+      this.names.length = from;
+      this.reported.length = from;
+    }
+  }
+
+  /** Records `key` in the object at `depth`; true the first time it repeats there, so each repeat is reported once. */
+  add(depth: number, key: string): boolean {
+    const map = this.maps[depth];
+    if (map !== undefined) {
+      const reported = map.get(key);
+      if (reported === undefined) map.set(key, false);
+      else if (!reported) map.set(key, true);
+      return reported === false;
+    }
+    const { names, reported } = this;
+    const from = this.starts[depth] as number;
+    const to = names.length;
+    let found = from;
+    while (found < to && names[found] !== key) found++;
+    if (found < to) {
+      if (reported[found]) return false;
+      reported[found] = true;
+      return true;
+    }
+    if (to - from < SMALL_OBJECT) {
+      names.push(key);
+      reported.push(false);
+      return false;
+    }
+    const grown = new Map<string, boolean>();
+    for (let k = from; k < to; k++) grown.set(names[k] as string, reported[k] as boolean);
+    grown.set(key, false);
+    this.maps[depth] = grown;
+    names.length = from;
+    reported.length = from;
+    return false;
+  }
+}
+
+/**
+ * The path to the value being scanned, one segment per open container, with the JSON Pointers of its prefixes
+ * built on demand. A pointer is kept until a segment before its end changes, so it is rebuilt at most once per
+ * change: reporting every duplicate costs the length of the names involved, not the depth times their number.
+ */
+class PathSegments {
+  private readonly segments: (string | number)[] = [];
+  /** pointers[k] renders the first k segments, for every k up to `valid`. */
+  private readonly pointers: string[] = [''];
+  private valid = 0;
+
+  /** Sets the segment of the container at `depth` (its current member name or element index). */
+  set(depth: number, segment: string | number): void {
+    this.segments[depth] = segment;
+    if (this.valid > depth) this.valid = depth;
+  }
+
+  /** The element index of the array at `depth`. */
+  index(depth: number): number {
+    return this.segments[depth] as number;
+  }
+
+  /** The RFC 6901 JSON Pointer of the container at `depth`: its first `depth` segments. */
+  pointer(depth: number): string {
+    const { pointers, segments } = this;
+    for (let k = this.valid; k < depth; k++) {
+      const segment = segments[k] as string | number;
+      pointers[k + 1] =
+        typeof segment === 'number'
+          ? `${pointers[k]}/${segment}`
+          : `${pointers[k]}/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    }
+    if (depth > this.valid) this.valid = depth;
+    return pointers[depth] as string;
+  }
+}
 
 /**
  * Checks `text` from `start` against the JSON grammar (RFC 8259) without building values, tracking nesting
  * depth and duplicate member names. It loops over an explicit stack, so no nesting depth can overflow the
- * call stack; it is the slow, exact path behind `readJson`.
+ * call stack, and it reads every character a bounded number of times, so its time is linear in the text; it
+ * is the exact path behind `readJson`.
  */
 export function scanJson(text: string, start: number, maxDepth: number): ScanOutcome {
   const n = text.length;
   const duplicates: DuplicateMember[] = [];
   const kinds: number[] = [];
-  // Per open container: the member names seen, each flagged once reported (objects only), and the path
-  // segment of its current child.
-  const memberNames: (Map<string, boolean> | undefined)[] = [];
-  const segments: (string | number)[] = [];
+  const names = new MemberNames();
+  const path = new PathSegments();
   let i = start;
+  // True when a member name comes next (after `{` or a `,` in an object) rather than a value.
+  let nameNext = false;
 
   const fail = (reason: ScanError['reason'], offset: number, message: string): ScanOutcome => ({
     error: { reason, offset, message },
@@ -49,31 +151,23 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
         : `Unexpected ${describe(text, at)}; expected ${expected}.`,
     );
 
-  /** Reads a member name after optional whitespace, records it, and reads its colon; returns an error or undefined. */
-  const readMemberName = (): ScanOutcome | undefined => {
-    i = skipWhitespace(text, i);
-    if (text.charCodeAt(i) !== 0x22) return unexpected(i, 'a member name in double quotes');
-    const end = scanString(text, i);
-    if (end < 0) return stringError(text, i, fail);
-    const key = decodeString(text, i + 1, end - 1);
-    const depth = kinds.length - 1;
-    const seen = memberNames[depth] as Map<string, boolean>;
-    const reported = seen.get(key);
-    if (reported === undefined) seen.set(key, false);
-    else if (!reported) {
-      duplicates.push({ path: toJsonPointer(segments, depth), key });
-      seen.set(key, true);
-    }
-    segments[depth] = key;
-    i = skipWhitespace(text, end);
-    if (text.charCodeAt(i) !== 0x3a) return unexpected(i, "':' after the member name");
-    i++;
-    return undefined;
-  };
-
   for (;;) {
-    // A value is expected at i.
     i = skipWhitespace(text, i);
+    if (nameNext) {
+      nameNext = false;
+      if (text.charCodeAt(i) !== 0x22) return unexpected(i, 'a member name in double quotes');
+      const end = scanString(text, i);
+      if (end < 0) return stringError(text, i, fail);
+      const key = decodeString(text, i + 1, end - 1);
+      const depth = kinds.length - 1;
+      if (names.add(depth, key)) duplicates.push({ path: path.pointer(depth), key });
+      path.set(depth, key);
+      i = skipWhitespace(text, end);
+      if (text.charCodeAt(i) !== 0x3a) return unexpected(i, "':' after the member name");
+      i = skipWhitespace(text, i + 1);
+    }
+
+    // A value is expected at i.
     const c = text.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
       if (kinds.length >= maxDepth) {
@@ -83,25 +177,22 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
       const depth = kinds.length;
       if (c === 0x7b) {
         kinds.push(OBJECT);
-        memberNames.push(new Map());
-        if (text.charCodeAt(i) === 0x7d) {
-          i++;
-          closeContainer();
-        } else {
-          const error = readMemberName();
-          if (error) return error;
+        names.open(depth);
+        if (text.charCodeAt(i) !== 0x7d) {
+          nameNext = true;
           continue;
         }
+        i++;
+        names.close(depth);
+        kinds.pop();
       } else {
         kinds.push(ARRAY);
-        memberNames.push(undefined);
-        if (text.charCodeAt(i) === 0x5d) {
-          i++;
-          closeContainer();
-        } else {
-          segments[depth] = 0;
+        if (text.charCodeAt(i) !== 0x5d) {
+          path.set(depth, 0);
           continue;
         }
+        i++;
+        kinds.pop();
       }
     } else if (c === 0x22) {
       const end = scanString(text, i);
@@ -133,36 +224,19 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
       const d = text.charCodeAt(i);
       if (d === 0x2c) {
         i++;
-        if (kind === OBJECT) {
-          const error = readMemberName();
-          if (error) return error;
-        } else {
-          segments[depth] = (segments[depth] as number) + 1;
-        }
+        if (kind === OBJECT) nameNext = true;
+        else path.set(depth, path.index(depth) + 1);
         break;
       }
       if ((kind === OBJECT && d === 0x7d) || (kind === ARRAY && d === 0x5d)) {
         i++;
-        closeContainer();
+        if (kind === OBJECT) names.close(depth);
+        kinds.pop();
         continue;
       }
       return unexpected(i, kind === OBJECT ? "',' or '}'" : "',' or ']'");
     }
   }
-
-  function closeContainer(): void {
-    kinds.pop();
-    memberNames.pop();
-  }
-}
-
-/** Renders the first `depth` path segments as an RFC 6901 JSON Pointer. */
-export function toJsonPointer(segments: readonly (string | number)[], depth: number): string {
-  let pointer = '';
-  for (let k = 0; k < depth; k++) {
-    pointer += `/${String(segments[k]).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-  }
-  return pointer;
 }
 
 /** Index after JSON whitespace (space, tab, line feed, carriage return) starting at `i`. */
@@ -219,29 +293,44 @@ function stringError(
   return fail('syntax', at, `Invalid escape sequence in a string at ${describe(text, at)}.`);
 }
 
-/** The value of a valid string literal's contents between `from` and `to` (exclusive). */
+/**
+ * The value of a valid string literal's contents between `from` and `to` (exclusive). It looks for escapes
+ * within those bounds only and copies the runs between them as slices, so decoding costs the literal's own
+ * length, never the length of the text after it.
+ */
 export function decodeString(text: string, from: number, to: number): string {
-  const first = text.indexOf('\\', from);
-  if (first < 0 || first >= to) return text.slice(from, to);
-  let out = text.slice(from, first);
-  let j = first;
+  let j = from;
+  while (j < to && text.charCodeAt(j) !== 0x5c) j++;
+  if (j === to) return text.slice(from, to);
+  let out = '';
+  let run = from;
   while (j < to) {
-    const c = text.charCodeAt(j);
-    if (c !== 0x5c) {
-      out += text[j];
+    if (text.charCodeAt(j) !== 0x5c) {
       j++;
       continue;
     }
+    out += text.slice(run, j);
     const e = text.charCodeAt(j + 1);
     if (e === 0x75) {
-      out += String.fromCharCode(Number.parseInt(text.slice(j + 2, j + 6), 16));
+      out += String.fromCharCode(hexValue(text, j + 2));
       j += 6;
     } else {
       out += ESCAPES[e];
       j += 2;
     }
+    run = j;
   }
-  return out;
+  return out + text.slice(run, to);
+}
+
+/** The value of the four hexadecimal digits at `i`, which a successful `scanString` has already checked. */
+function hexValue(text: string, i: number): number {
+  let value = 0;
+  for (let k = i; k < i + 4; k++) {
+    const c = text.charCodeAt(k);
+    value = value * 16 + (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57);
+  }
+  return value;
 }
 
 /** Index after the number literal at `i`, or `-(bad index) - 1` for a malformed number. */
