@@ -128,8 +128,12 @@ function post<S extends z.ZodType>(
   route: RouteName,
   schema: S,
   handle: Handler<z.infer<S>>,
-  read: (c: Context<GatewayEnv>, limit: number) => Promise<RequestRead<z.infer<S>>> = async (c, limit) => {
-    const bytes = await readBodyBytes(c.req.raw, limit);
+  read: (
+    c: Context<GatewayEnv>,
+    limit: number,
+    timeoutMs: number,
+  ) => Promise<RequestRead<z.infer<S>>> = async (c, limit, timeoutMs) => {
+    const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
     return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
   },
 ): void {
@@ -145,12 +149,14 @@ function post<S extends z.ZodType>(
         { allow: 'POST' },
       );
     }
-    const body = await read(c, runtime.maxBodyBytes(route));
-    if (!body.ok)
-      return respond(
-        c,
-        systemFailure(body.problem.code, body.problem.message, traceId, body.problem.details),
-      );
+    const body = await read(c, runtime.maxBodyBytes(route), runtime.bodyTimeoutMs);
+    if (!body.ok) {
+      const { code, message, details } = body.problem;
+      if (code !== 'REQUEST_TIMEOUT') return respond(c, systemFailure(code, message, traceId, details));
+      if (details.reason === 'client_closed') c.get('facts').clientClosed = true;
+      // The rest of a body that came too slowly is not read: the connection ends with the answer.
+      return respond(c, systemFailure(code, message, traceId, details), { connection: 'close' });
+    }
     if (runtime.logContent) c.get('facts').input = body.value;
     return handle(c, body.value);
   });
@@ -160,8 +166,9 @@ function post<S extends z.ZodType>(
 async function readTranscription(
   c: Context<GatewayEnv>,
   limit: number,
+  timeoutMs: number,
 ): Promise<RequestRead<{ model: string; audio: Uint8Array; media_type?: string }>> {
-  const bytes = await readBodyBytes(c.req.raw, limit);
+  const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
   if (!bytes.ok) return bytes;
   const type = c.req.header('content-type') ?? '';
   if (/^multipart\/form-data/i.test(type)) {
