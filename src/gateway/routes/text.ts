@@ -105,7 +105,14 @@ async function startStream(body: TextRequest, input: AttemptInput): Promise<Star
 async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
   yield* started.head;
   for (;;) {
-    const next = await started.rest.next();
+    let next: IteratorResult<AiSdkStreamPart>;
+    try {
+      next = await started.rest.next();
+    } catch (error) {
+      // A broken provider stream rejects the iteration instead of giving an error part.
+      started.fault ??= findUpstreamFault(error);
+      throw error;
+    }
     if (next.done) return;
     if (next.value.type === 'error') started.fault ??= findUpstreamFault(next.value.error);
     yield next.value;
