@@ -81,6 +81,32 @@ function decodeVideoJob(id: string): { target: string; operation: unknown } | un
   }
 }
 
+/**
+ * Whether `operation` has the shape the provider's SDK gave when the job started: a Gemini operation name, a
+ * Replicate status URL. A job id is the client's to send, so one made up is refused before any provider is
+ * called (the SDKs would build a URL from whatever it holds).
+ */
+function isVideoOperation(type: string | undefined, operation: unknown): boolean {
+  if (operation === null || typeof operation !== 'object') return false;
+  const fields = operation as { operationName?: unknown; getUrl?: unknown };
+  if (type === 'google') {
+    return (
+      typeof fields.operationName === 'string' &&
+      /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/.test(fields.operationName) &&
+      !fields.operationName.split('/').includes('..')
+    );
+  }
+  if (type === 'replicate') {
+    if (typeof fields.getUrl !== 'string') return false;
+    try {
+      return /^https?:$/.test(new URL(fields.getUrl).protocol);
+    } catch {
+      return false;
+    }
+  }
+  return type === undefined;
+}
+
 /** The envelope of a video answer; a job still running carries its `job_id` and where to poll it. */
 function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutput {
   const envelope = fromVideoStatus(answer.status, options);
@@ -332,7 +358,11 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
   );
   app.get('/v1/videos/:job', (c) => {
     const jobId = c.req.param('job');
-    const job = decodeVideoJob(jobId);
+    const decoded = decodeVideoJob(jobId);
+    const provider =
+      decoded === undefined ? undefined : runtime.providers.get(decoded.target.split(':')[0] ?? '');
+    const job =
+      decoded !== undefined && isVideoOperation(provider?.type, decoded.operation) ? decoded : undefined;
     if (job === undefined) {
       return respond(
         c,
