@@ -13,7 +13,7 @@
  *
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
  * `redirect-same-origin`, `echo-key`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
- * `schema-200`, `many-events`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
+ * `schema-200`, `many-events`, `stall-mid-stream`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -219,6 +219,12 @@ export async function startFaultProvider(): Promise<FaultProvider> {
         );
         return;
       }
+      case 'stall-mid-stream':
+        // One delta, then nothing until the client goes away.
+        sse();
+        res.write(openAiChunk(model, { role: 'assistant', content: '' }));
+        res.write(openAiChunk(model, { content: 'Half an' }));
+        return;
       case 'html-200':
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<!doctype html><title>Sign in</title><p>Please sign in.</p>');
