@@ -1,9 +1,11 @@
-import { type AiSdkOptions, fromAiSdkError } from '../unified/ai-sdk.js';
+import type { AiSdkOptions } from '../unified/ai-sdk.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { randomHex } from '../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import type { ProviderModels } from './providers.js';
+import type { StopNotice } from './stop-notice.js';
+import { attemptFailure } from './upstream-fault.js';
 
 /** One `provider:model` a request may be sent to. */
 export interface Target {
@@ -55,9 +57,25 @@ export interface CallOutcome<R> {
   readonly signal: AbortSignal;
   /** True once the deadline passed. */
   readonly timedOut: () => boolean;
+  /** True once the gateway's grace period ended with this request unfinished. */
+  readonly stopped: () => boolean;
 }
 
-/** Codes worth another attempt at the same target: rate limits, provider 5xx, overload, provider timeouts. */
+/** The answer of a request the gateway stopped before it was complete (its grace period ended). */
+export function stoppedFailure(traceId: string): UnifiedOutput {
+  return assembleFailure(
+    'system',
+    'PROVIDER_UNAVAILABLE',
+    'The gateway stopped before the answer was complete; retry on another instance.',
+    { reason: 'shutdown' },
+    { trace_id: traceId },
+  );
+}
+
+/**
+ * Codes worth another attempt at the same target when the failure does not say: rate limits, provider 5xx,
+ * overload, provider timeouts.
+ */
 const RETRYABLE: ReadonlySet<string> = new Set<UnifiedErrorCode>([
   'RATE_LIMITED',
   'PROVIDER_ERROR',
@@ -72,6 +90,16 @@ const NO_FALLBACK: ReadonlySet<string> = new Set<UnifiedErrorCode>([
   'CONTENT_FILTERED',
   'PAYLOAD_TOO_LARGE',
 ]);
+
+/**
+ * The one retry rule: a failure that says whether it is retryable (`details.is_retryable`, from the provider's
+ * status or the gateway's own fault) is taken at its word; one that does not is retried by its code.
+ */
+export function isRetryable(failure: UnifiedOutput): boolean {
+  if (failure.success) return false;
+  const flag = failure.error.details.is_retryable;
+  return typeof flag === 'boolean' ? flag : RETRYABLE.has(failure.error.code);
+}
 
 /** The delay a failed call asks for: OpenAI's `retry-after-ms`, else `retry-after` in seconds or as a date. */
 export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
@@ -101,11 +129,22 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Headers that pass the trace id on to the provider: always `x-trace-id`, and `traceparent` for W3C ids. */
-export function traceHeaders(traceId: string): Record<string, string> {
+/**
+ * Headers that pass the trace id on to the provider: always `x-trace-id`, and `traceparent` for W3C ids, with
+ * the trace flags of the incoming `traceparent` when it had them (a trace the caller does not sample stays
+ * unsampled) and `01` otherwise.
+ */
+export function traceHeaders(traceId: string, flags?: string): Record<string, string> {
   const headers: Record<string, string> = { 'x-trace-id': traceId };
-  if (/^[0-9a-f]{32}$/.test(traceId)) headers.traceparent = `00-${traceId}-${randomHex(8)}-01`;
+  const kept = flags !== undefined && /^[0-9a-f]{2}$/.test(flags) ? flags : '01';
+  if (/^[0-9a-f]{32}$/.test(traceId)) headers.traceparent = `00-${traceId}-${randomHex(8)}-${kept}`;
   return headers;
+}
+
+/** The trace flags of a `traceparent` header whose trace id is `traceId`, else `undefined`. */
+export function traceFlagsOf(traceparent: string | undefined, traceId: string): string | undefined {
+  const match = /^[ \t]*[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-([0-9a-f]{2})/.exec(traceparent ?? '');
+  return match?.[1] === traceId ? match[2] : undefined;
 }
 
 /**
@@ -119,25 +158,44 @@ export async function callWithFallbacks<R>(options: {
   reliability: Reliability;
   clientSignal: AbortSignal | undefined;
   call: (input: AttemptInput) => Promise<R>;
+  /** Milliseconds the request waited for its place already; they count toward the deadline. */
+  queuedMs?: number | undefined;
+  /** Aborted when the gateway's grace period ends: what is still running is answered as stopped. */
+  stopSignal?: StopNotice | undefined;
+  /** Trace flags of the incoming `traceparent`, passed on. */
+  traceFlags?: string | undefined;
 }): Promise<CallOutcome<R>> {
   const { targets, traceId, reliability } = options;
+  const queuedMs = Math.max(0, options.queuedMs ?? 0);
   // One controller for the deadline and the client, linked by hand: `AbortSignal.any` costs more per request
   // and keeps its source signals reachable longer.
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException('The request deadline passed.', 'TimeoutError'));
-  }, reliability.timeoutMs);
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort(new DOMException('The request deadline passed.', 'TimeoutError'));
+    },
+    Math.max(0, reliability.timeoutMs - queuedMs),
+  );
   const client = options.clientSignal;
   const onClientAbort = () => controller.abort(client?.reason);
   if (client?.aborted) onClientAbort();
   else client?.addEventListener('abort', onClientAbort, { once: true });
+  const stop = options.stopSignal;
+  let stopped = false;
+  const onStop = () => {
+    stopped = true;
+    controller.abort(new DOMException('The gateway stopped.', 'AbortError'));
+  };
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
   const signal = controller.signal;
-  const startedAt = Date.now();
+  const startedAt = Date.now() - queuedMs;
   const finish = () => {
     clearTimeout(timer);
     client?.removeEventListener('abort', onClientAbort);
+    stop?.removeEventListener('abort', onStop);
   };
   const fallbackFrom: { target: string; code: string }[] = [];
   let attempts = 0;
@@ -148,6 +206,7 @@ export async function callWithFallbacks<R>(options: {
     finish,
     signal,
     timedOut: () => timedOut,
+    stopped: () => stopped,
     ...rest,
   });
   for (const target of targets) {
@@ -155,14 +214,19 @@ export async function callWithFallbacks<R>(options: {
     for (let retry = 0; retry <= reliability.retries; retry++) {
       if (signal.aborted) break;
       attempts++;
-      const input: AttemptInput = { target, signal, headers: traceHeaders(traceId), adapter };
+      const input: AttemptInput = {
+        target,
+        signal,
+        headers: traceHeaders(traceId, options.traceFlags),
+        adapter,
+      };
       try {
         const value = await options.call(input);
         return outcome({ result: { value, target, input } });
       } catch (error) {
         if (signal.aborted) break;
-        last = fromAiSdkError(error, adapter);
-        if (last.success || !RETRYABLE.has(last.error.code) || retry === reliability.retries) break;
+        last = attemptFailure(error, adapter);
+        if (!isRetryable(last) || retry === reliability.retries) break;
         const asked = retryAfterMs(error);
         if (asked !== undefined && asked > reliability.maxRetryAfterMs) break;
         const backoff = reliability.retryBaseMs * 2 ** retry * (0.5 + Math.random() / 2);
@@ -187,6 +251,10 @@ export async function callWithFallbacks<R>(options: {
         { trace_id: traceId },
       ),
     });
+  }
+  if (stopped) {
+    finish();
+    return outcome({ failure: stoppedFailure(traceId) });
   }
   if (signal.aborted) {
     finish();

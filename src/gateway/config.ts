@@ -33,6 +33,14 @@ const routeSchema = z.strictObject({
   maxBodyBytes: positiveInt.optional(),
 });
 
+const upstreamSchema = z.strictObject({
+  maxResponseBytes: positiveInt.optional(),
+  maxStreamBytes: positiveInt.optional(),
+  maxEventBytes: positiveInt.optional(),
+  maxStreamEvents: positiveInt.optional(),
+  firstByteTimeoutMs: positiveInt.optional(),
+});
+
 const targetSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model');
 
 /** The schema a configuration (file or object) is checked against; every problem is reported at once. */
@@ -53,6 +61,10 @@ export const gatewayConfigSchema = z.strictObject({
   logContent: z.boolean().optional(),
   shutdownGraceMs: nonNegativeInt.optional(),
   videoPollMs: positiveInt.optional(),
+  upstream: upstreamSchema.optional(),
+  maxConnections: positiveInt.optional(),
+  headersTimeoutMs: positiveInt.optional(),
+  bodyTimeoutMs: positiveInt.optional(),
 });
 
 /** How to reach one provider. */
@@ -115,6 +127,28 @@ export interface GatewayConfig {
   shutdownGraceMs?: number | undefined;
   /** Milliseconds between two status checks of a video job (2 000). */
   videoPollMs?: number | undefined;
+  /** Bounds of every provider answer (docs/gateway.md, "Bounds"). */
+  upstream?: UpstreamSettings | undefined;
+  /** Connections open at once; `verdict gateway` refuses more (1 024). */
+  maxConnections?: number | undefined;
+  /** Longest wait for a request's headers, in milliseconds; `verdict gateway` then answers 408 (10 000). */
+  headersTimeoutMs?: number | undefined;
+  /** Longest wait for a request's body, in milliseconds; then the answer is `REQUEST_TIMEOUT` (30 000). */
+  bodyTimeoutMs?: number | undefined;
+}
+
+/** Bounds of every provider answer; past one the call fails and the provider request is aborted. */
+export interface UpstreamSettings {
+  /** Largest body of an answer that is not a stream, in bytes (64 MiB). */
+  maxResponseBytes?: number | undefined;
+  /** Largest stream, all events together, in bytes (64 MiB). */
+  maxStreamBytes?: number | undefined;
+  /** Largest line or event of a stream, in bytes (1 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Most events in one stream (100 000). */
+  maxStreamEvents?: number | undefined;
+  /** Longest wait for the provider's status line and headers, in milliseconds (60 000). */
+  firstByteTimeoutMs?: number | undefined;
 }
 
 /** One problem in a configuration: where (JSON Pointer) and what. */

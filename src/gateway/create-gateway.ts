@@ -1,18 +1,22 @@
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { VerdictError } from '../errors.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { toHttpResponse } from '../unified/to-http-response.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
-import { type GatewayConfig, providersFromEnv, type RouteName } from './config.js';
+import { type GatewayConfig, keyEnvOf, providersFromEnv, type RouteName } from './config.js';
+import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
 import { GatewayMetrics } from './metrics.js';
 import { createKeyCheck } from './middleware/check-key.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createProviderModels, MODALITIES_OF, type Modality, type ProviderModels } from './providers.js';
+import { createRedactor, type Redactor, redactEnvelope } from './redact-secrets.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
+import { StopNotice } from './stop-notice.js';
 
 /** Answers a request for a static asset (the console), or `undefined` to let the gateway answer. */
 export type AssetHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -28,6 +32,11 @@ export interface GatewayOptions extends GatewayConfig {
    * `/metrics` and `/openapi.json`; what it does not answer becomes a `NOT_FOUND` envelope.
    */
   console?: AssetHandler | undefined;
+  /**
+   * The `fetch` provider calls go through, under the gateway's bounds (docs/gateway.md, "Bounds"); default:
+   * the global `fetch`. `verdict gateway` gives one with a keep-alive connection pool when it can.
+   */
+  fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** Facts about one request, gathered for its log line and the metrics. */
@@ -52,12 +61,19 @@ export interface RequestFacts {
   content?: string;
   /** Set by streamed answers: the log line and metrics wait for the end of the stream. */
   pending?: Promise<void>;
+  /** Set when the client went away before its answer: counted as `client_closed`, not as a failure of ours. */
+  clientClosed?: boolean;
 }
 
 /** Hono's variables in a gateway request. */
 export interface GatewayEnv {
   /** The request's trace id and the facts gathered for its log line. */
-  Variables: { traceId: string; facts: RequestFacts };
+  Variables: {
+    traceId: string;
+    facts: RequestFacts;
+    /** Removes provider and gateway keys from what is answered and logged. */
+    redactor: Redactor;
+  };
 }
 
 /** What the routes share: resolved providers, limits and the metrics. */
@@ -78,6 +94,10 @@ export interface GatewayRuntime {
   readonly logContent: boolean;
   /** Milliseconds between two status checks of a video job. */
   readonly videoPollMs: number;
+  /** Aborted when the graceful stop's grace period ends: requests still running are answered as stopped. */
+  readonly stopSignal: StopNotice;
+  /** Longest wait for a request's body, in milliseconds. */
+  readonly bodyTimeoutMs: number;
   /** Targets of a requested model for a modality, or the failure to answer. */
   resolve(
     model: string,
@@ -94,12 +114,24 @@ export type Gateway = Hono<GatewayEnv> & {
   idle(): Promise<void>;
   /** Requests being answered now. */
   inFlight(): number;
+  /**
+   * End the grace period: every request still running is answered now with a `PROVIDER_UNAVAILABLE` failure
+   * (a stream gets it as its final event) and logged.
+   */
+  abortInFlight(): void;
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_VIDEO_TIMEOUT_MS = 600_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;
 const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** Longest model id a request may name, in characters (docs/gateway.md, "Bounds"). */
+export const MAX_MODEL_ID_LENGTH = 256;
+
+/** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */
+export const MIN_GATEWAY_KEY_LENGTH = 16;
 
 /** A failure from the gateway itself (`provider: "system"`). */
 export function systemFailure(
@@ -139,7 +171,9 @@ export function respond(
   headers?: Record<string, string>,
 ): Response {
   noteEnvelope(c.get('facts'), envelope);
-  return toHttpResponse(envelope, headers === undefined ? undefined : { headers });
+  const redactor = c.get('redactor');
+  const safe = redactor === undefined ? envelope : redactEnvelope(envelope, redactor);
+  return toHttpResponse(safe, headers === undefined ? undefined : { headers });
 }
 
 /** Keep an envelope's facts (code, provider, model, usage) for the log line and the metrics. */
@@ -161,6 +195,13 @@ const ROUTE_PATHS = [
   '/v1/models',
 ];
 
+/** The members of `value` that are set, so that `undefined` does not hide a default when spread over it. */
+function definedOf<T extends object>(value: T | undefined): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, item]) => item !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
 function routeLabel(path: string): string {
   if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
   return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
@@ -168,11 +209,51 @@ function routeLabel(path: string): string {
     : 'other';
 }
 
-function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): GatewayRuntime {
+/** The secrets of a configuration: provider keys (given or from the environment), credential headers, gateway keys. */
+function secretsOf(options: GatewayOptions, keys: readonly string[]): string[] {
   const env = options.env ?? {};
   const settings = options.providers ?? providersFromEnv(env);
+  const secrets: (string | undefined)[] = [...keys];
+  for (const [id, provider] of Object.entries(settings)) {
+    const keyEnv = keyEnvOf(id, provider);
+    secrets.push(provider.apiKey, keyEnv === undefined ? undefined : env[keyEnv]);
+    for (const [name, value] of Object.entries(provider.headers ?? {})) {
+      if (/auth|key|token|secret|cookie/i.test(name)) secrets.push(value.replace(/^Bearer\s+/i, ''), value);
+    }
+  }
+  return secrets.filter((secret): secret is string => secret !== undefined);
+}
+
+/** The gateway keys from the options and their environment variable, each at least 16 characters. */
+function gatewayKeysOf(options: GatewayOptions): string[] {
+  const variable = options.keysEnv ?? 'VERDICT_GATEWAY_KEYS';
+  const fromEnv = (options.env?.[variable] ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  const short = [...(options.keys ?? []), ...fromEnv].filter((key) => key.length < MIN_GATEWAY_KEY_LENGTH);
+  if (short.length > 0) {
+    throw new VerdictError(
+      'invalid_argument',
+      `Gateway keys must be at least ${MIN_GATEWAY_KEY_LENGTH} characters; ${short.length} key(s)${fromEnv.some((key) => short.includes(key)) ? ` in ${variable}` : ''} are shorter.`,
+    );
+  }
+  return [...(options.keys ?? []), ...fromEnv];
+}
+
+function createRuntime(
+  options: GatewayOptions,
+  metrics: GatewayMetrics,
+  stopSignal: StopNotice,
+): GatewayRuntime {
+  const env = options.env ?? {};
+  const settings = options.providers ?? providersFromEnv(env);
+  const fetch = createGuardedFetch(
+    { ...DEFAULT_UPSTREAM_BOUNDS, ...definedOf(options.upstream) },
+    options.fetch,
+  );
   const providers = new Map(
-    Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env)]),
+    Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env, fetch)]),
   );
   const aliases = Object.fromEntries(
     Object.entries(options.aliases ?? {}).map(([name, targets]) => [
@@ -187,6 +268,8 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
     metrics,
     logContent: options.logContent ?? false,
     videoPollMs: options.videoPollMs ?? 2000,
+    stopSignal,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256, metrics),
     reliability: (name) => ({
       retries: route(name)?.retries ?? options.retries ?? 2,
@@ -202,6 +285,17 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
       options.maxBodyBytes ??
       (name === 'transcriptions' ? DEFAULT_AUDIO_BODY_BYTES : DEFAULT_BODY_BYTES),
     resolve(model, modality, traceId) {
+      if (model.length > MAX_MODEL_ID_LENGTH) {
+        return {
+          ok: false,
+          failure: systemFailure(
+            'VALIDATION_ERROR',
+            `The model id is ${model.length} characters long; the gateway accepts at most ${MAX_MODEL_ID_LENGTH}.`,
+            traceId,
+            { max_model_id_length: MAX_MODEL_ID_LENGTH, length: model.length },
+          ),
+        };
+      }
       const labels = aliases[model] ?? [model];
       const targets: Target[] = [];
       const problems: string[] = [];
@@ -255,7 +349,10 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const metrics = new GatewayMetrics();
-  const runtime = createRuntime(options, metrics);
+  const stop = new StopNotice();
+  const keys = gatewayKeysOf(options);
+  const redactor = createRedactor(secretsOf(options, keys));
+  const runtime = createRuntime(options, metrics, stop);
   const app = new Hono<GatewayEnv>();
   let closing = false;
   let active = 0;
@@ -265,13 +362,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     for (const wake of idleWaiters) wake();
     idleWaiters = [];
   };
-  const keys = [
-    ...(options.keys ?? []),
-    ...(options.env?.[options.keysEnv ?? 'VERDICT_GATEWAY_KEYS'] ?? '')
-      .split(',')
-      .map((key) => key.trim())
-      .filter((key) => key !== ''),
-  ];
   const checkKey = keys.length > 0 ? createKeyCheck(keys) : undefined;
 
   // Outermost: trace id, one log line and the metrics for every request, whatever answers it.
@@ -282,9 +372,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const facts: RequestFacts = { route: routeLabel(c.req.path), attempts: 0 };
     c.set('traceId', traceId);
     c.set('facts', facts);
+    c.set('redactor', redactor);
     const finalize = () => {
       const seconds = (performance.now() - started) / 1000;
-      const status = c.res.status;
+      // A client that left before its answer is counted apart (499, as proxies log it), not as a failure of the
+      // gateway: whatever the unread answer said.
+      const gone = facts.clientClosed === true && facts.code !== 'ok';
+      const status = gone ? 499 : c.res.status;
+      if (gone) facts.code = 'client_closed';
       metrics.record({
         route: facts.route,
         status,
@@ -294,7 +389,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         provider: facts.provider ?? 'system',
       });
       options.log?.(
-        JSON.stringify({
+        logLine({
           time: new Date().toISOString(),
           trace_id: traceId,
           method: c.req.method,
@@ -310,6 +405,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           ...(runtime.logContent ? { input: facts.input, content: facts.content } : {}),
         }),
       );
+      function logLine(fields: Record<string, unknown>): string {
+        return redactor.redact(JSON.stringify(fields));
+      }
       active--;
       checkIdle();
     };
@@ -443,5 +541,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       return active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     inFlight: () => active,
+    abortInFlight() {
+      closing = true;
+      stop.abort();
+    },
   });
 }

@@ -59,19 +59,27 @@ const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcript
 /** Model instances kept per provider and modality; more distinct model ids than this are built per request. */
 const MODELS_KEPT = 256;
 
+/** Characters of model ids kept per provider and modality, all ids together (64 Ki). */
+const MODEL_ID_CHARS_KEPT = 64 * 1024;
+
 /**
  * `make`, remembering what it built: an AI SDK model instance is a stateless description of where and how to
  * call, so one per model id serves every request. Model ids come from requests, so only the first
- * `MODELS_KEPT` are kept, which bounds the memory whatever clients send.
+ * `MODELS_KEPT` are kept, and only while their ids together stay within `MODEL_ID_CHARS_KEPT` characters,
+ * which bounds the memory in bytes whatever clients send (requests also bound a model id's length).
  */
 function kept<M>(make: ((modelId: string) => M) | undefined): ((modelId: string) => M) | undefined {
   if (make === undefined) return undefined;
   const made = new Map<string, M>();
+  let chars = 0;
   return (modelId) => {
     let model = made.get(modelId);
     if (model === undefined) {
       model = make(modelId);
-      if (made.size < MODELS_KEPT) made.set(modelId, model);
+      if (made.size < MODELS_KEPT && chars + modelId.length <= MODEL_ID_CHARS_KEPT) {
+        made.set(modelId, model);
+        chars += modelId.length;
+      }
     }
     return model;
   };
@@ -85,8 +93,9 @@ export function createProviderModels(
   id: string,
   settings: ProviderSettings,
   env: Readonly<Record<string, string | undefined>>,
+  fetch?: typeof globalThis.fetch,
 ): ProviderModels {
-  const built = buildProviderModels(id, settings, env);
+  const built = buildProviderModels(id, settings, env, fetch);
   const models: { -readonly [K in keyof ProviderModels]: ProviderModels[K] } = {
     id: built.id,
     type: built.type,
@@ -107,6 +116,7 @@ function buildProviderModels(
   id: string,
   settings: ProviderSettings,
   env: Readonly<Record<string, string | undefined>>,
+  fetch: typeof globalThis.fetch | undefined,
 ): ProviderModels {
   const type = providerTypeOf(id, settings);
   const keyEnv = keyEnvOf(id, settings);
@@ -119,6 +129,8 @@ function buildProviderModels(
   const common = {
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+    // The gateway's guarded fetch (bounds, no redirects across origins; docs/gateway.md).
+    ...(fetch === undefined ? {} : { fetch }),
   };
   // A missing key is sent as an empty one: the provider then answers 401, which becomes AUTHENTICATION_ERROR,
   // instead of the SDK throwing LoadAPIKeyError with the variable's name on every call.

@@ -30,8 +30,55 @@ function tooLarge(limit: number): RequestRead<never> {
   };
 }
 
-/** Read the raw body, refusing more than `limit` bytes without reading past them. */
-export async function readBodyBytes(request: Request, limit: number): Promise<RequestRead<Uint8Array>> {
+/** Why a body could not be read: too slow (`REQUEST_TIMEOUT`), or the client's connection ended mid-body. */
+function unread(timedOut: boolean, timeoutMs: number): RequestRead<never> {
+  return {
+    ok: false,
+    problem: timedOut
+      ? {
+          code: 'REQUEST_TIMEOUT',
+          message: `The request body did not arrive within ${timeoutMs} ms.`,
+          details: { body_timeout_ms: timeoutMs },
+        }
+      : {
+          code: 'REQUEST_TIMEOUT',
+          message: 'The client closed the connection before the request body was complete.',
+          details: { reason: 'client_closed' },
+        },
+  };
+}
+
+/**
+ * Read the raw body, refusing more than `limit` bytes without reading past them, and giving up after
+ * `timeoutMs` (a client that sends its body slowly holds no place for long). A body the client stopped
+ * sending is a `REQUEST_TIMEOUT` problem whose details say `client_closed`.
+ */
+export async function readBodyBytes(
+  request: Request,
+  limit: number,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Promise<RequestRead<Uint8Array>> {
+  if (!Number.isFinite(timeoutMs))
+    return readBodyWithin(request, limit).catch(() => unread(false, timeoutMs));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  const reading = readBodyWithin(request, limit);
+  try {
+    const read = await Promise.race([reading, late]);
+    if (read !== 'late') return read;
+    reading.catch(() => undefined);
+    await request.body?.cancel().catch(() => undefined);
+    return unread(true, timeoutMs);
+  } catch {
+    return unread(false, timeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readBodyWithin(request: Request, limit: number): Promise<RequestRead<Uint8Array>> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return tooLarge(limit);
   // A body with a declared length within the limit is read in one go: the HTTP server reads exactly that many

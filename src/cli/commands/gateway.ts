@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
+import { isVerdictError } from '../../errors.js';
 import {
   type AssetHandler,
   checkGatewayConfig,
@@ -18,10 +21,14 @@ import { parseArguments } from '../../producer/parse-arguments.js';
 import { readInput } from '../../producer/read-input.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
+import { statusForCode } from '../../unified/error-taxonomy.js';
+import { toHttpResponse } from '../../unified/to-http-response.js';
+import { traceIdFrom } from '../../unified/trace-id-from.js';
+import { consoleFiles } from './console-files.js';
 
 const USAGE = [
   'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
-  '                       [--log-content]',
+  '                       [--console-dotfiles] [--console-symlinks] [--log-content]',
   '',
   'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
   '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
@@ -34,11 +41,15 @@ const USAGE = [
   '  --port PORT       Port (default 8787; 0 picks a free one). The address served is printed on stderr.',
   '  --config FILE     A JSON configuration file (docs/gateway.md), checked strictly.',
   '  --check-config    Check the configuration, print what it configures, and exit.',
-  '  --console DIR     Serve the static files of DIR at / (default: the web console built into verdict).',
+  '  --console DIR     Serve the static files of DIR at / (default: the web console built into verdict):',
+  '                    regular files inside DIR only, no dotfiles, no symlinks that lead out of DIR.',
+  '  --console-dotfiles  Also serve files and folders whose name starts with a dot.',
+  '  --console-symlinks  Also follow symlinks that lead out of DIR.',
   '  --log-content     Log prompts and outputs (off by default).',
   '  -h, --help        Show this help.',
   '',
-  'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully.',
+  'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully: /healthz answers 503 while',
+  'requests in flight finish within shutdownGraceMs; then each unfinished one gets a final failure (docs/gateway.md).',
   'Exit status: 0 after a graceful stop, 1 when the address cannot be served, 2 usage or configuration errors.',
   '',
 ].join('\n');
@@ -87,11 +98,16 @@ async function loadConfig(
   return checked;
 }
 
-/** Static files of a directory as the gateway's console handler; what is not there is left to the gateway. */
-function staticAssets(root: string): AssetHandler {
+/**
+ * Static files of a directory as the gateway's console handler; what is not there, or not a regular file
+ * inside the directory (see {@link consoleFiles}), is left to the gateway.
+ */
+function staticAssets(root: string, allow: { dotfiles?: boolean; symlinks?: boolean } = {}): AssetHandler {
   const assets = new Hono();
   assets.use('*', serveStatic({ root }));
+  const servable = consoleFiles(root, allow);
   return async (request) => {
+    if (!(await servable(new URL(request.url).pathname))) return undefined;
     const response = await assets.fetch(request);
     return response.status === 404 ? undefined : response;
   };
@@ -104,8 +120,11 @@ function staticAssets(root: string): AssetHandler {
 const BUILT_CONSOLE = fileURLToPath(new URL('../../../dist/console/', import.meta.url));
 
 /** The console handler: the directory given, else the built console when it is there, else none. */
-function consoleOption(dir: string | undefined): { console?: AssetHandler } {
-  if (dir !== undefined) return { console: staticAssets(dir) };
+function consoleOption(
+  dir: string | undefined,
+  allow: { dotfiles?: boolean; symlinks?: boolean },
+): { console?: AssetHandler } {
+  if (dir !== undefined) return { console: staticAssets(dir, allow) };
   return existsSync(`${BUILT_CONSOLE}index.html`) ? { console: staticAssets(BUILT_CONSOLE) } : {};
 }
 
@@ -125,6 +144,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     config: { type: 'string', description: 'Configuration file.', valueName: 'FILE' },
     'check-config': { type: 'boolean', description: 'Check the configuration and exit.' },
     console: { type: 'string', description: 'Directory of the web console.', valueName: 'DIR' },
+    'console-dotfiles': { type: 'boolean', description: 'Serve dotfiles of the console directory.' },
+    'console-symlinks': { type: 'boolean', description: 'Follow symlinks out of the console directory.' },
     'log-content': { type: 'boolean', description: 'Log prompts and outputs.' },
   });
   if (parsed.help) {
@@ -141,6 +162,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     config?: string;
     'check-config'?: boolean;
     console?: string;
+    'console-dotfiles'?: boolean;
+    'console-symlinks'?: boolean;
     'log-content'?: boolean;
   };
   // An empty host would make Node listen on every interface: binding beyond loopback must be asked for by name.
@@ -189,18 +212,46 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   }
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  const gateway = createGateway({
-    ...config,
-    ...(options['log-content'] ? { logContent: true } : {}),
-    env: io.env,
-    log: (line) => io.stderr.write(`${line}\n`),
-    ...consoleOption(consoleDir),
-  });
-  let server: ReturnType<typeof serve>;
+  let gateway: ReturnType<typeof createGateway>;
+  const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
-    server = await new Promise<ReturnType<typeof serve>>((listening, failed) => {
-      const started = serve({ fetch: gateway.fetch, hostname: options.host, port: options.port }, () =>
-        listening(started),
+    gateway = createGateway({
+      ...config,
+      ...(options['log-content'] ? { logContent: true } : {}),
+      env: io.env,
+      log,
+      ...consoleOption(consoleDir, {
+        dotfiles: options['console-dotfiles'] === true,
+        symlinks: options['console-symlinks'] === true,
+      }),
+    });
+  } catch (error) {
+    // A gateway key too short (from the environment too) is a configuration error like any other.
+    if (!isVerdictError(error)) throw error;
+    if (!parsed.json) io.stderr.write(`verdict gateway: ${error.message}\n`);
+    return usageFailure(io, parsed.json, error.message);
+  }
+  const headersTimeout = config.headersTimeoutMs ?? 10_000;
+  const bodyTimeout = config.bodyTimeoutMs ?? 30_000;
+  let server: Server;
+  try {
+    // verdict gateway serves HTTP/1.1 only, so the server is Node's http.Server.
+    server = await new Promise<Server>((listening, failed) => {
+      const started = serve(
+        {
+          fetch: gateway.fetch,
+          hostname: options.host,
+          port: options.port,
+          // Node's defaults wait 300 s for a request; these bounds are the gateway's (docs/gateway.md). The body
+          // is bounded by the gateway itself (an envelope answers it); Node's own limit is the backstop.
+          serverOptions: {
+            headersTimeout,
+            requestTimeout: headersTimeout + bodyTimeout + 5000,
+            keepAliveTimeout: 5000,
+            connectionsCheckingInterval: Math.min(1000, headersTimeout),
+          },
+        },
+        () => listening(started as Server),
       );
       started.once('error', failed);
     });
@@ -214,6 +265,10 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     emitResult(withMeta(result, 'gateway', 0), io, parsed.json);
     return EXIT.failure;
   }
+  server.maxConnections = config.maxConnections ?? 1024;
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
+    answerClientError(error, socket, log),
+  );
   const address = server.address();
   const shown =
     address !== null && typeof address === 'object'
@@ -223,26 +278,79 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     `verdict gateway: serving on ${shown} (${providers.length > 0 ? providers.join(', ') : 'no provider configured'})\n`,
   );
   await waitForAbort(io.signal);
-  // Graceful stop: refuse new work, stop accepting connections, let requests in flight finish within the grace
-  // period, then close what is left.
+  // Graceful stop (docs/gateway.md, "Shutdown"): the listener stays open through the grace period, answering
+  // /healthz 503 and new provider requests 503, while requests in flight finish; when it ends, each unfinished
+  // request is answered with a failure (a stream gets its final event) and logged; then the server closes.
   const grace = config.shutdownGraceMs ?? 10_000;
   io.stderr.write(
     `verdict gateway: stopping (waiting up to ${grace} ms for ${gateway.inFlight()} request(s))\n`,
   );
   gateway.close();
-  // Answers given from now on say `connection: close`, so keep-alive connections end after their answer and
-  // `server.close` completes once the last one is written.
+  const after = (ms: number) =>
+    new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), ms).unref());
+  const outcome = await Promise.race([gateway.idle().then(() => 'idle' as const), after(grace)]);
+  if (outcome === 'timeout') {
+    gateway.abortInFlight();
+    // Their final answers are written now; one that cannot be written (its client is gone) is not waited for.
+    await Promise.race([gateway.idle(), after(2000)]);
+  }
   const closed = new Promise<void>((done) => server.close(() => done()));
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
-  const timer = new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), grace).unref());
-  // Once no request is in flight, a connection still open (a client that went away without closing, an idle
-  // keep-alive socket) gets one more second for its last bytes, then it is closed.
-  const flushed = gateway
-    .idle()
-    .then(() => new Promise<'idle'>((done) => setTimeout(() => done('idle'), 1000).unref()));
-  const outcome = await Promise.race([closed.then(() => 'closed' as const), flushed, timer]);
-  if (outcome !== 'closed' && 'closeAllConnections' in server) server.closeAllConnections();
+  server.closeIdleConnections();
+  // A connection still open (a client that went away without closing) gets one more second for its last bytes.
+  if ((await Promise.race([closed.then(() => 'closed' as const), after(1000)])) !== 'closed') {
+    server.closeAllConnections();
+  }
   await closed;
   io.stderr.write(`verdict gateway: stopped${outcome === 'timeout' ? ' (grace period over)' : ''}\n`);
   return EXIT.success;
+}
+
+/**
+ * Node reports a request it could not read (headers too slow or too large, not HTTP) as a client error; the
+ * answer is still an envelope (`REQUEST_TIMEOUT`, `PAYLOAD_TOO_LARGE`, `VALIDATION_ERROR`), with a log line.
+ */
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Socket,
+  log: (line: string) => void,
+): void {
+  const traceId = traceIdFrom(new Headers());
+  const [code, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? (['REQUEST_TIMEOUT', 'The request did not arrive in time.'] as const)
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? (['PAYLOAD_TOO_LARGE', 'The request headers are too large.'] as const)
+        : (['VALIDATION_ERROR', 'The request is not valid HTTP.'] as const);
+  const closedByClient = error.code === 'ECONNRESET' || !socket.writable;
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!closedByClient && pending?.headersSent !== true) {
+    const response = toHttpResponse(
+      {
+        success: false,
+        error: { code, message, details: { reason: error.code ?? 'client_error' } },
+        provider: 'system',
+        metadata: { trace_id: traceId },
+      },
+      { headers: { connection: 'close' } },
+    );
+    void response.text().then((body) => {
+      const head = [`HTTP/1.1 ${response.status} ${response.statusText || code}`];
+      response.headers.forEach((value, name) => {
+        head.push(`${name}: ${value}`);
+      });
+      head.push(`content-length: ${Buffer.byteLength(body)}`);
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    });
+  } else {
+    socket.destroy();
+  }
+  log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      trace_id: traceId,
+      route: 'other',
+      status: closedByClient ? 499 : statusForCode(code),
+      code: closedByClient ? 'client_closed' : code,
+    }),
+  );
 }

@@ -81,6 +81,32 @@ function decodeVideoJob(id: string): { target: string; operation: unknown } | un
   }
 }
 
+/**
+ * Whether `operation` has the shape the provider's SDK gave when the job started: a Gemini operation name, a
+ * Replicate status URL. A job id is the client's to send, so one made up is refused before any provider is
+ * called (the SDKs would build a URL from whatever it holds).
+ */
+function isVideoOperation(type: string | undefined, operation: unknown): boolean {
+  if (operation === null || typeof operation !== 'object') return false;
+  const fields = operation as { operationName?: unknown; getUrl?: unknown };
+  if (type === 'google') {
+    return (
+      typeof fields.operationName === 'string' &&
+      /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/.test(fields.operationName) &&
+      !fields.operationName.split('/').includes('..')
+    );
+  }
+  if (type === 'replicate') {
+    if (typeof fields.getUrl !== 'string') return false;
+    try {
+      return /^https?:$/.test(new URL(fields.getUrl).protocol);
+    } catch {
+      return false;
+    }
+  }
+  return type === undefined;
+}
+
 /** The envelope of a video answer; a job still running carries its `job_id` and where to poll it. */
 function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutput {
   const envelope = fromVideoStatus(answer.status, options);
@@ -128,8 +154,12 @@ function post<S extends z.ZodType>(
   route: RouteName,
   schema: S,
   handle: Handler<z.infer<S>>,
-  read: (c: Context<GatewayEnv>, limit: number) => Promise<RequestRead<z.infer<S>>> = async (c, limit) => {
-    const bytes = await readBodyBytes(c.req.raw, limit);
+  read: (
+    c: Context<GatewayEnv>,
+    limit: number,
+    timeoutMs: number,
+  ) => Promise<RequestRead<z.infer<S>>> = async (c, limit, timeoutMs) => {
+    const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
     return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
   },
 ): void {
@@ -145,12 +175,14 @@ function post<S extends z.ZodType>(
         { allow: 'POST' },
       );
     }
-    const body = await read(c, runtime.maxBodyBytes(route));
-    if (!body.ok)
-      return respond(
-        c,
-        systemFailure(body.problem.code, body.problem.message, traceId, body.problem.details),
-      );
+    const body = await read(c, runtime.maxBodyBytes(route), runtime.bodyTimeoutMs);
+    if (!body.ok) {
+      const { code, message, details } = body.problem;
+      if (code !== 'REQUEST_TIMEOUT') return respond(c, systemFailure(code, message, traceId, details));
+      if (details.reason === 'client_closed') c.get('facts').clientClosed = true;
+      // The rest of a body that came too slowly is not read: the connection ends with the answer.
+      return respond(c, systemFailure(code, message, traceId, details), { connection: 'close' });
+    }
     if (runtime.logContent) c.get('facts').input = body.value;
     return handle(c, body.value);
   });
@@ -160,8 +192,9 @@ function post<S extends z.ZodType>(
 async function readTranscription(
   c: Context<GatewayEnv>,
   limit: number,
+  timeoutMs: number,
 ): Promise<RequestRead<{ model: string; audio: Uint8Array; media_type?: string }>> {
-  const bytes = await readBodyBytes(c.req.raw, limit);
+  const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
   if (!bytes.ok) return bytes;
   const type = c.req.header('content-type') ?? '';
   if (/^multipart\/form-data/i.test(type)) {
@@ -325,7 +358,11 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
   );
   app.get('/v1/videos/:job', (c) => {
     const jobId = c.req.param('job');
-    const job = decodeVideoJob(jobId);
+    const decoded = decodeVideoJob(jobId);
+    const provider =
+      decoded === undefined ? undefined : runtime.providers.get(decoded.target.split(':')[0] ?? '');
+    const job =
+      decoded !== undefined && isVideoOperation(provider?.type, decoded.operation) ? decoded : undefined;
     if (job === undefined) {
       return respond(
         c,

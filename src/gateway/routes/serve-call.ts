@@ -5,7 +5,9 @@ import {
   type AttemptInput,
   type CallOutcome,
   callWithFallbacks,
+  stoppedFailure,
   type Target,
+  traceFlagsOf,
 } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
@@ -56,6 +58,63 @@ export function decorate(
   return envelope;
 }
 
+/** What a request's wait for its place tells the call: how long it waited. */
+export interface Place {
+  /** Milliseconds spent in the queue; they count toward the route's deadline. */
+  readonly queuedMs: number;
+}
+
+/**
+ * Wait for a place under the concurrency limit, no longer than the route's deadline, and leave the queue when
+ * the client goes away or the gateway stops: the release, or the answer to give instead.
+ */
+async function waitForPlace(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  route: RouteName,
+): Promise<{ release: () => void; queuedMs: number } | { answer: UnifiedOutput; clientGone?: true }> {
+  const traceId = c.get('traceId');
+  const timeoutMs = runtime.reliability(route).timeoutMs;
+  const leave = new AbortController();
+  const client = c.req.raw.signal;
+  const onAbort = () => leave.abort();
+  const timer = setTimeout(onAbort, timeoutMs);
+  client.addEventListener('abort', onAbort, { once: true });
+  runtime.stopSignal.addEventListener('abort', onAbort, { once: true });
+  const queuedAt = performance.now();
+  const release = await runtime.limit.acquire(leave.signal);
+  clearTimeout(timer);
+  client.removeEventListener('abort', onAbort);
+  runtime.stopSignal.removeEventListener('abort', onAbort);
+  if (release !== undefined) return { release, queuedMs: performance.now() - queuedAt };
+  if (client.aborted) {
+    // Nobody reads this answer; the log line and the metrics count it as the client's doing.
+    return {
+      answer: systemFailure('REQUEST_TIMEOUT', 'The client closed the request while it was queued.', traceId),
+      clientGone: true,
+    };
+  }
+  if (runtime.stopSignal.aborted) return { answer: stoppedFailure(traceId) };
+  if (leave.signal.aborted) {
+    return {
+      answer: systemFailure(
+        'PROVIDER_TIMEOUT',
+        `No place under the concurrency limit within the route's deadline of ${timeoutMs} ms.`,
+        traceId,
+        { timeout_ms: timeoutMs, queued: true },
+      ),
+    };
+  }
+  return {
+    answer: systemFailure(
+      'RATE_LIMITED',
+      'The gateway is at its concurrency limit and its queue is full.',
+      traceId,
+      { retry_after_s: 1 },
+    ),
+  };
+}
+
 /**
  * Resolve the model, wait for a place under the concurrency limit (or refuse with `retry-after`), call with
  * retries, fallbacks and the route's deadline. The place is handed back when `run` returns, unless `run` takes
@@ -66,32 +125,29 @@ export async function withPlace(
   runtime: GatewayRuntime,
   modality: Modality,
   model: string,
-  run: (targets: Target[], takeRelease: () => () => void) => Promise<Response>,
+  run: (targets: Target[], takeRelease: () => () => void, place: Place) => Promise<Response>,
 ): Promise<Response> {
   const traceId = c.get('traceId');
   const resolved = runtime.resolve(model, modality, traceId);
   if (!resolved.ok) return respond(c, resolved.failure);
-  const release = await runtime.limit.acquire(c.req.raw.signal);
-  if (release === undefined) {
-    return respond(
-      c,
-      systemFailure(
-        'RATE_LIMITED',
-        'The gateway is at its concurrency limit and its queue is full.',
-        traceId,
-        {
-          retry_after_s: 1,
-        },
-      ),
-      { 'retry-after': '1' },
-    );
+  // Every provider route is named after its modality.
+  const waited = await waitForPlace(c, runtime, modality as RouteName);
+  if ('answer' in waited) {
+    if (waited.clientGone) c.get('facts').clientClosed = true;
+    const retry = !waited.answer.success && waited.answer.error.code === 'RATE_LIMITED';
+    return respond(c, waited.answer, retry ? { 'retry-after': '1' } : undefined);
   }
+  const release = waited.release;
   let handedOver = false;
   try {
-    return await run(resolved.targets, () => {
-      handedOver = true;
-      return release;
-    });
+    return await run(
+      resolved.targets,
+      () => {
+        handedOver = true;
+        return release;
+      },
+      { queuedMs: waited.queuedMs },
+    );
   } finally {
     if (!handedOver) release();
   }
@@ -106,14 +162,18 @@ export async function serveCall<R>(
   const startedAt = performance.now();
   const traceId = c.get('traceId');
   const facts = c.get('facts');
-  return withPlace(c, runtime, spec.modality, spec.model, async (targets) => {
+  return withPlace(c, runtime, spec.modality, spec.model, async (targets, _take, place) => {
     const outcome = await callWithFallbacks({
       targets,
       traceId,
       reliability: runtime.reliability(spec.route),
       clientSignal: c.req.raw.signal,
       call: spec.call,
+      queuedMs: place.queuedMs,
+      stopSignal: runtime.stopSignal,
+      traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
     });
+    if (c.req.raw.signal.aborted) facts.clientClosed = true;
     outcome.finish();
     facts.attempts = outcome.attempts;
     const target = outcome.result?.target;

@@ -9,7 +9,12 @@ import {
 } from '../../unified/ai-sdk.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
-import { type AttemptInput, callWithFallbacks } from '../call-with-fallbacks.js';
+import {
+  type AttemptInput,
+  callWithFallbacks,
+  stoppedFailure,
+  traceFlagsOf,
+} from '../call-with-fallbacks.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -17,7 +22,10 @@ import {
   respond,
   systemFailure,
 } from '../create-gateway.js';
+import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
+import { redactEnvelope } from '../redact-secrets.js';
 import type { TextRequest } from '../request-schemas.js';
+import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
 import { decorate, serveCall, withPlace } from './serve-call.js';
 
 /** The AI SDK call options of a text request (prompt or messages, instructions, sampling). */
@@ -64,6 +72,8 @@ interface StartedStream {
   result: ReturnType<typeof streamText>;
   head: AiSdkStreamPart[];
   rest: AsyncIterator<AiSdkStreamPart>;
+  /** The gateway's own fault behind an error part, when one came (a bound, a stream cut short). */
+  fault?: UpstreamFault | undefined;
 }
 
 /**
@@ -71,7 +81,12 @@ interface StartedStream {
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
 async function startStream(body: TextRequest, input: AttemptInput): Promise<StartedStream> {
-  const result = streamText({ ...textCall(body, input), onError: () => undefined });
+  const result = streamText({
+    ...textCall(body, input),
+    // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams").
+    headers: { ...input.headers, [STREAM_REQUEST_HEADER]: '1' },
+    onError: () => undefined,
+  });
   const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
   const head: AiSdkStreamPart[] = [];
   for (;;) {
@@ -79,6 +94,8 @@ async function startStream(body: TextRequest, input: AttemptInput): Promise<Star
     if (next.done) break;
     const part = next.value;
     if (part.type === 'error') throw part.error;
+    // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
+    if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
     head.push(part);
     if (part.type === 'text-delta' || part.type === 'finish' || part.type === 'abort') break;
   }
@@ -88,8 +105,16 @@ async function startStream(body: TextRequest, input: AttemptInput): Promise<Star
 async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
   yield* started.head;
   for (;;) {
-    const next = await started.rest.next();
+    let next: IteratorResult<AiSdkStreamPart>;
+    try {
+      next = await started.rest.next();
+    } catch (error) {
+      // A broken provider stream rejects the iteration instead of giving an error part.
+      started.fault ??= findUpstreamFault(error);
+      throw error;
+    }
     if (next.done) return;
+    if (next.value.type === 'error') started.fault ??= findUpstreamFault(next.value.error);
     yield next.value;
   }
 }
@@ -142,16 +167,20 @@ export function serveTextStream(
   const clientGone = new AbortController();
   const requestSignal = c.req.raw.signal;
   requestSignal.addEventListener('abort', () => clientGone.abort(requestSignal.reason), { once: true });
-  return withPlace(c, runtime, 'text', body.model, async (targets, takeRelease) => {
+  return withPlace(c, runtime, 'text', body.model, async (targets, takeRelease, place) => {
     const outcome = await callWithFallbacks({
       targets,
       traceId,
       reliability: runtime.reliability('text'),
       clientSignal: clientGone.signal,
       call: (input) => startStream(body, input),
+      queuedMs: place.queuedMs,
+      stopSignal: runtime.stopSignal,
+      traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
     });
     facts.attempts = outcome.attempts;
     if (outcome.result === undefined) {
+      if (clientGone.signal.aborted) facts.clientClosed = true;
       outcome.finish();
       const failure =
         outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
@@ -173,7 +202,17 @@ export function serveTextStream(
           { ...input.adapter, model: { modelId: target.modelId } },
           (text) => stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
         );
-        if (outcome.timedOut()) {
+        if (started.fault !== undefined) {
+          envelope = attemptFailure(started.fault, {
+            ...input.adapter,
+            model: { modelId: target.modelId },
+          });
+        }
+        if (outcome.stopped()) {
+          envelope = stoppedFailure(traceId);
+        } else if (clientGone.signal.aborted) {
+          facts.clientClosed = true;
+        } else if (outcome.timedOut()) {
           envelope = systemFailure(
             'PROVIDER_TIMEOUT',
             "The stream did not end within the route's deadline.",
@@ -190,6 +229,7 @@ export function serveTextStream(
           });
         }
         noteEnvelope(facts, envelope);
+        envelope = redactEnvelope(envelope, c.get('redactor'));
         await stream.writeSSE({ event: 'envelope', data: JSON.stringify(envelope) });
       } finally {
         outcome.finish();

@@ -1,0 +1,352 @@
+/**
+ * The `fetch` every AI SDK provider of the gateway calls through (docs/gateway.md, "Bounds"): no redirect to
+ * another origin, every provider answer bounded in bytes, events and time to first byte, and a stream counted as
+ * complete only when the provider said so. Past a bound the upstream request is aborted and the call fails with
+ * an {@link UpstreamFault} naming the bound, so nothing a provider sends can grow the gateway's memory.
+ */
+import { UpstreamFault } from './upstream-fault.js';
+
+/** The bounds of one provider answer; each is a setting of the gateway's `upstream` configuration. */
+export interface UpstreamBounds {
+  /** Largest body of an answer that is not a stream, in bytes. */
+  readonly maxResponseBytes: number;
+  /** Largest stream, all events together, in bytes. */
+  readonly maxStreamBytes: number;
+  /** Largest server-sent-events line or event, in bytes. */
+  readonly maxEventBytes: number;
+  /** Most events in one stream. */
+  readonly maxStreamEvents: number;
+  /** Longest wait for the answer's status line and headers, in milliseconds. */
+  readonly firstByteTimeoutMs: number;
+}
+
+/** The defaults of {@link UpstreamBounds}, as docs/gateway.md lists them. */
+export const DEFAULT_UPSTREAM_BOUNDS: UpstreamBounds = {
+  maxResponseBytes: 64 * 1024 * 1024,
+  maxStreamBytes: 64 * 1024 * 1024,
+  maxEventBytes: 1024 * 1024,
+  maxStreamEvents: 100_000,
+  firstByteTimeoutMs: 60_000,
+};
+
+/**
+ * A request header the gateway sets on calls that must answer with a stream; the provider fetch removes it
+ * before sending, and then refuses an answer that is not `text/event-stream`.
+ */
+export const STREAM_REQUEST_HEADER = 'x-verdict-expects-stream';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Patterns of the providers' own end-of-answer events: OpenAI Chat's `[DONE]` or a chunk with a finish reason,
+ * the Responses API's `response.completed`/`incomplete`/`failed`, Anthropic's `message_stop`, a Gemini candidate
+ * with its `finishReason` (or a blocked prompt), and any error event (which the SDK reports itself). Inside JSON
+ * text a model's own output has its quotes escaped (`\"finish_reason\"`), so it cannot match these.
+ */
+const END_OF_ANSWER =
+  /^\[DONE\]\s*$|"finish_reason"\s*:\s*"|"finishReason"\s*:\s*"|"blockReason"\s*:\s*"|"type"\s*:\s*"(?:message_stop|response\.completed|response\.incomplete|response\.failed|error)"/;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** Counts a stream's bytes, lines and events against the bounds, and watches for the provider's end signal. */
+class EventStreamWatch {
+  ended = false;
+  private total = 0;
+  private events = 0;
+  private eventBytes = 0;
+  private lineBytes = 0;
+  private line: Uint8Array[] = [];
+  private lastWasCr = false;
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly bounds: UpstreamBounds) {}
+
+  /** The fault this chunk causes, or `undefined` when the stream is still within its bounds. */
+  push(chunk: Uint8Array): UpstreamFault | undefined {
+    this.total += chunk.byteLength;
+    if (this.total > this.bounds.maxStreamBytes) {
+      return boundFault(
+        `The provider's stream passed ${this.bounds.maxStreamBytes} bytes.`,
+        'max_stream_bytes',
+        this.bounds.maxStreamBytes,
+      );
+    }
+    let start = 0;
+    for (let index = 0; index < chunk.byteLength; index++) {
+      const byte = chunk[index];
+      if (byte !== 0x0a && byte !== 0x0d) continue;
+      const crlf = byte === 0x0a && this.lastWasCr && index === start && this.lineBytes === 0;
+      this.lastWasCr = byte === 0x0d;
+      if (!crlf) {
+        const fault = this.endLine(chunk.subarray(start, index));
+        if (fault !== undefined) return fault;
+      }
+      start = index + 1;
+    }
+    const rest = chunk.byteLength - start;
+    if (rest > 0) {
+      this.lastWasCr = false;
+      this.lineBytes += rest;
+      this.eventBytes += rest;
+      if (this.lineBytes > this.bounds.maxEventBytes || this.eventBytes > this.bounds.maxEventBytes) {
+        return this.eventTooLarge();
+      }
+      // The line is kept (within its bound) until its end, to look for the end signal there.
+      if (!this.ended) this.line.push(chunk.slice(start));
+    }
+    return undefined;
+  }
+
+  private endLine(tail: Uint8Array): UpstreamFault | undefined {
+    const length = this.lineBytes + tail.byteLength;
+    this.eventBytes += tail.byteLength;
+    if (length > this.bounds.maxEventBytes || this.eventBytes > this.bounds.maxEventBytes) {
+      return this.eventTooLarge();
+    }
+    if (length === 0) {
+      // A blank line dispatches the event gathered so far.
+      if (this.eventBytes > 0) {
+        this.events++;
+        if (this.events > this.bounds.maxStreamEvents) {
+          return boundFault(
+            `The provider's stream passed ${this.bounds.maxStreamEvents} events.`,
+            'max_stream_events',
+            this.bounds.maxStreamEvents,
+          );
+        }
+      }
+      this.eventBytes = 0;
+    } else if (!this.ended) {
+      const parts = [...this.line, tail];
+      let text = '';
+      for (const part of parts) text += this.decoder.decode(part, { stream: true });
+      text += this.decoder.decode();
+      if (text.startsWith('data:')) {
+        if (END_OF_ANSWER.test(text.slice(5).trimStart())) this.ended = true;
+      } else if (/^event:\s*error\s*$/.test(text)) {
+        this.ended = true;
+      }
+    }
+    this.line = [];
+    this.lineBytes = 0;
+    return undefined;
+  }
+
+  private eventTooLarge(): UpstreamFault {
+    return boundFault(
+      `A line or event of the provider's stream passed ${this.bounds.maxEventBytes} bytes.`,
+      'max_event_bytes',
+      this.bounds.maxEventBytes,
+    );
+  }
+}
+
+function boundFault(message: string, setting: string, value: number): UpstreamFault {
+  return new UpstreamFault('INVALID_PROVIDER_RESPONSE', message, { bound: setting, [setting]: value }, false);
+}
+
+/** The fault of an answer that ended before the provider's end signal, or whose connection dropped. */
+function cutShort(reason: string): UpstreamFault {
+  return new UpstreamFault(
+    'PROVIDER_UNAVAILABLE',
+    'The connection closed before the answer was complete.',
+    { reason },
+    true,
+  );
+}
+
+/**
+ * `body` passed through `check` chunk by chunk; `finish` says whether its end is a proper end. A fault from
+ * either aborts the upstream request (`abort`) and errors the stream, so what was read is dropped.
+ */
+function guardBody(
+  body: ReadableStream<Uint8Array>,
+  upstream: AbortController,
+  check: (chunk: Uint8Array) => UpstreamFault | undefined,
+  finish: () => UpstreamFault | undefined,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, fault: UpstreamFault) => {
+    upstream.abort(fault);
+    reader.cancel(fault).catch(() => undefined);
+    controller.error(fault);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch {
+        // Aborted by the deadline, the client or a bound: that reason; else the provider dropped the connection.
+        controller.error(
+          upstream.signal.aborted ? abortReason(upstream.signal) : cutShort('connection_reset'),
+        );
+        return;
+      }
+      if (read.done) {
+        const fault = finish();
+        if (fault === undefined) controller.close();
+        else fail(controller, fault);
+        return;
+      }
+      const fault = check(read.value);
+      if (fault === undefined) controller.enqueue(read.value);
+      else fail(controller, fault);
+    },
+    cancel(reason) {
+      upstream.abort(reason);
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * A `fetch` for the AI SDK providers that applies `bounds` (docs/gateway.md, "Bounds") on top of `base`:
+ * redirects are not followed across origins (a same-origin one at most once, and only for a request without a
+ * body), answers are read within their bounds, and a stream that ends without the provider's end signal, or
+ * whose connection drops, fails with `PROVIDER_UNAVAILABLE`.
+ */
+export function createGuardedFetch(
+  bounds: UpstreamBounds = DEFAULT_UPSTREAM_BOUNDS,
+  base: typeof fetch = (input, init) => globalThis.fetch(input, init),
+): typeof fetch {
+  const guarded = async (
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+    redirected: boolean,
+  ): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const streamed = headers.has(STREAM_REQUEST_HEADER);
+    headers.delete(STREAM_REQUEST_HEADER);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const upstream = new AbortController();
+    const outer = init?.signal ?? undefined;
+    const onOuterAbort = () => upstream.abort(outer === undefined ? undefined : abortReason(outer));
+    if (outer?.aborted) onOuterAbort();
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const firstByte = setTimeout(() => {
+      upstream.abort(
+        new UpstreamFault(
+          'PROVIDER_TIMEOUT',
+          `The provider sent no answer within ${bounds.firstByteTimeoutMs} ms.`,
+          { bound: 'first_byte_timeout_ms', first_byte_timeout_ms: bounds.firstByteTimeoutMs },
+          true,
+        ),
+      );
+    }, bounds.firstByteTimeoutMs);
+    let response: Response;
+    try {
+      response = await base(input instanceof Request ? input.url : url, {
+        ...init,
+        method,
+        headers,
+        signal: upstream.signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      outer?.removeEventListener('abort', onOuterAbort);
+      throw upstream.signal.aborted ? abortReason(upstream.signal) : error;
+    } finally {
+      clearTimeout(firstByte);
+    }
+    const release = () => outer?.removeEventListener('abort', onOuterAbort);
+    const refuse = (fault: UpstreamFault): never => {
+      release();
+      upstream.abort(fault);
+      response.body?.cancel(fault).catch(() => undefined);
+      throw fault;
+    };
+    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+      const location = response.headers.get('location');
+      let target: URL | undefined;
+      try {
+        target = location === null ? undefined : new URL(location, url);
+      } catch {
+        target = undefined;
+      }
+      const sameOrigin = target !== undefined && target.origin === url.origin;
+      const bodyless = method === 'GET' || method === 'HEAD';
+      if (REDIRECTS.has(response.status) && sameOrigin && bodyless && !redirected && target !== undefined) {
+        release();
+        response.body?.cancel().catch(() => undefined);
+        return guarded(target, { ...init, headers }, true);
+      }
+      return refuse(
+        new UpstreamFault(
+          'PROVIDER_ERROR',
+          `The provider answered ${response.status} (a redirect${sameOrigin ? '' : ' to another origin'}), which the gateway does not follow.`,
+          { http_status: response.status, redirect: sameOrigin ? 'same_origin' : 'other_origin' },
+          false,
+        ),
+      );
+    }
+    const type = response.headers.get('content-type') ?? '';
+    const eventStream = /^\s*text\/event-stream/i.test(type);
+    if (streamed && response.ok && !eventStream) {
+      return refuse(
+        new UpstreamFault(
+          'INVALID_PROVIDER_RESPONSE',
+          `The provider answered a streamed request with ${type === '' ? 'no content type' : `"${type.split(';')[0]?.trim()}"`} instead of server-sent events.`,
+          { content_type: type.split(';')[0]?.trim() ?? '' },
+          false,
+        ),
+      );
+    }
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (!eventStream && Number.isFinite(declared) && declared > bounds.maxResponseBytes) {
+      return refuse(
+        boundFault(
+          `The provider's answer is larger than ${bounds.maxResponseBytes} bytes.`,
+          'max_response_bytes',
+          bounds.maxResponseBytes,
+        ),
+      );
+    }
+    if (response.body === null) {
+      release();
+      return response;
+    }
+    let body: ReadableStream<Uint8Array>;
+    if (eventStream) {
+      const watch = new EventStreamWatch(bounds);
+      body = guardBody(
+        response.body,
+        upstream,
+        (chunk) => watch.push(chunk),
+        () => {
+          release();
+          return !response.ok || watch.ended ? undefined : cutShort('no_end_of_answer');
+        },
+      );
+    } else {
+      let size = 0;
+      body = guardBody(
+        response.body,
+        upstream,
+        (chunk) => {
+          size += chunk.byteLength;
+          return size > bounds.maxResponseBytes
+            ? boundFault(
+                `The provider's answer is larger than ${bounds.maxResponseBytes} bytes.`,
+                'max_response_bytes',
+                bounds.maxResponseBytes,
+              )
+            : undefined;
+        },
+        () => {
+          release();
+          return undefined;
+        },
+      );
+    }
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+  return (input, init) => guarded(input, init, false);
+}

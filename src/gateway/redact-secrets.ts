@@ -1,0 +1,78 @@
+import type { UnifiedOutput } from '../unified/types.js';
+
+/** What stands in for a secret in every text the gateway sends or logs. */
+export const REDACTED = '[redacted]';
+
+/** Configured secrets shorter than this are not searched for: they would match ordinary words. */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Common shapes of credentials, whoever they belong to: OpenAI-style `sk-…` keys, `Bearer …` tokens, Google
+ * `AIza…` keys, Replicate `r8_…` tokens, and keys passed in a query string (`?key=…`). A provider error that
+ * echoes the credential it was sent (self-hosted OpenAI-compatible servers do) loses it here.
+ */
+const KEY_SHAPES: readonly [RegExp, string][] = [
+  [/\bBearer[ \t]+[A-Za-z0-9._~+/=-]{6,}/gi, `Bearer ${REDACTED}`],
+  [/\bsk-[A-Za-z0-9_-]{6,}/g, REDACTED],
+  [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
+  [/\br8_[A-Za-z0-9]{20,}/g, REDACTED],
+  [/([?&](?:key|api_key|apikey|api-key|access_token|token)=)[^&\s"'#]+/gi, `$1${REDACTED}`],
+];
+
+/** Removes secrets from texts: the configured ones anywhere, and common key shapes. */
+export interface Redactor {
+  /** `text` without the configured secrets and without anything shaped like a key. */
+  redact(text: string): string;
+  /** `text` without the configured secrets only (for model output, where key shapes may be legitimate). */
+  redactConfigured(text: string): string;
+}
+
+/** A redactor for `secrets` (provider keys, gateway keys); secrets are searched longest first. */
+export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const known = [
+    ...new Set(secrets.filter((secret): secret is string => (secret?.length ?? 0) >= MIN_SECRET_LENGTH)),
+  ].sort((a, b) => b.length - a.length);
+  const redactConfigured = (text: string): string => {
+    let out = text;
+    for (const secret of known) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    return out;
+  };
+  return {
+    redactConfigured,
+    redact(text) {
+      let out = redactConfigured(text);
+      for (const [shape, replacement] of KEY_SHAPES) out = out.replace(shape, replacement);
+      return out;
+    },
+  };
+}
+
+/** Every string inside `value` passed through `redact`, the structure kept; bounded in depth. */
+function redactDeep(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, redact, depth + 1);
+  return out;
+}
+
+/**
+ * An envelope safe to send: a failure loses every secret and key shape from its message, details and metadata;
+ * a success loses the configured secrets from its content (its text is the model's, where `sk-…` may be code).
+ */
+export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): UnifiedOutput {
+  if (envelope.success) {
+    const content = redactor.redactConfigured(envelope.content);
+    return content === envelope.content ? envelope : { ...envelope, content };
+  }
+  return {
+    ...envelope,
+    error: {
+      ...envelope.error,
+      message: redactor.redact(envelope.error.message),
+      details: redactDeep(envelope.error.details, redactor.redact) as Record<string, unknown>,
+    },
+    metadata: redactDeep(envelope.metadata, redactor.redact) as typeof envelope.metadata,
+  };
+}

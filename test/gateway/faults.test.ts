@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { type FaultProvider, startFaultProvider } from '../helpers/fault-provider.js';
+import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+
+const KEY = 'sk-fault-provider-key-0123456789';
+let faults: FaultProvider;
+beforeAll(async () => {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  faults = await startFaultProvider();
+});
+beforeEach(() => faults.reset());
+afterAll(() => faults.close());
+
+/** A gateway in front of the fault provider, with small bounds so a test stays quick. */
+function gatewayFor(options: GatewayOptions = {}) {
+  const lines: string[] = [];
+  const gateway = createGateway({
+    providers: faults.providers(KEY),
+    retries: 0,
+    upstream: { maxEventBytes: 256 * 1024, maxResponseBytes: 4 * 1024 * 1024, maxStreamEvents: 500 },
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  return { gateway, lines };
+}
+
+function text(model: string, extra: Record<string, unknown> = {}) {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, input: 'Say hi', ...extra }),
+  };
+}
+
+describe('the gateway in front of a faulty provider', () => {
+  test('an SSE line that never ends fails with INVALID_PROVIDER_RESPONSE naming the bound, and the upstream request is aborted', async () => {
+    const { gateway } = gatewayFor();
+    for (const provider of ['faulty', 'faulty-anthropic']) {
+      const answer = await readEnvelope(
+        await gateway.request('/v1/text', text(`${provider}:endless-line`, { stream: true })),
+      );
+      expect(answer.envelope).toMatchObject({
+        success: false,
+        error: { code: 'INVALID_PROVIDER_RESPONSE', details: { bound: 'max_event_bytes' } },
+      });
+    }
+    await faults.waitForAborts(2);
+  });
+
+  test('a non-stream body that never ends, or declares 2 GB, fails with max_response_bytes', async () => {
+    const { gateway } = gatewayFor();
+    for (const model of ['faulty:endless-body', 'faulty:huge-body']) {
+      const answer = await readEnvelope(await gateway.request('/v1/text', text(model)));
+      expect(answer.envelope).toMatchObject({
+        success: false,
+        error: {
+          code: 'INVALID_PROVIDER_RESPONSE',
+          details: { bound: 'max_response_bytes', max_response_bytes: 4 * 1024 * 1024 },
+        },
+      });
+    }
+    await faults.waitForAborts(2);
+  });
+
+  test('a stream past its event bound fails with max_stream_events', async () => {
+    const { gateway } = gatewayFor();
+    const response = await gateway.request('/v1/text', text('faulty:many-events', { stream: true }));
+    const answer = await readEnvelope(response);
+    expect(answer.envelope).toMatchObject({ error: { details: { bound: 'max_stream_events' } } });
+  });
+
+  test('a stream that ends without the end signal is never a success (OpenAI and Anthropic)', async () => {
+    const { gateway } = gatewayFor();
+    for (const provider of ['faulty', 'faulty-anthropic']) {
+      const response = await gateway.request(
+        '/v1/text',
+        text(`${provider}:truncated-stream`, { stream: true }),
+      );
+      expect(response.status).toBe(200);
+      const { deltas, envelope } = readStreamEnvelope(await response.text());
+      expect(deltas.join('')).toBe('Half an');
+      expect(envelope).toMatchObject({
+        success: false,
+        provider,
+        error: {
+          code: 'PROVIDER_UNAVAILABLE',
+          message: 'The connection closed before the answer was complete.',
+        },
+      });
+    }
+  });
+
+  test('the same stream with its end signal is a success', async () => {
+    const { gateway } = gatewayFor();
+    for (const provider of ['faulty', 'faulty-anthropic']) {
+      const response = await gateway.request('/v1/text', text(`${provider}:ok`, { stream: true }));
+      const { envelope } = readStreamEnvelope(await response.text());
+      expect(envelope).toMatchObject({ success: true, content: 'Hi.' });
+    }
+  });
+
+  test('a connection reset mid-stream ends the stream with PROVIDER_UNAVAILABLE', async () => {
+    const { gateway } = gatewayFor();
+    const response = await gateway.request('/v1/text', text('faulty:reset-mid-stream', { stream: true }));
+    const { envelope } = readStreamEnvelope(await response.text());
+    expect(envelope).toMatchObject({
+      success: false,
+      error: {
+        code: 'PROVIDER_UNAVAILABLE',
+        message: 'The connection closed before the answer was complete.',
+      },
+    });
+  });
+
+  test('an HTML 200 to a streamed request is a failure, answered with its status before any delta', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:html-200', { stream: true })),
+    );
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_PROVIDER_RESPONSE', details: { content_type: 'text/html' } },
+    });
+  });
+
+  test('a stream with no first byte within its bound is a 504, not a 200 with an event', async () => {
+    const { gateway } = gatewayFor({ upstream: { firstByteTimeoutMs: 300 } });
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:slow-first-byte', { stream: true })),
+    );
+    expect(answer.status).toBe(504);
+    expect(answer.envelope).toMatchObject({
+      error: { code: 'PROVIDER_TIMEOUT', details: { bound: 'first_byte_timeout_ms' } },
+    });
+    await faults.waitForAborts(1);
+  });
+
+  test('a stream whose route deadline passes before the first byte is a 504 too', async () => {
+    const { gateway } = gatewayFor({ timeoutMs: 300 });
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:slow-first-byte', { stream: true })),
+    );
+    expect(answer.status).toBe(504);
+    expect(answer.envelope).toMatchObject({ error: { code: 'PROVIDER_TIMEOUT' } });
+  });
+
+  test('a redirect to another origin is a PROVIDER_ERROR naming the status; the other origin receives nothing', async () => {
+    const { gateway } = gatewayFor({ retries: 2 });
+    for (const provider of ['faulty', 'faulty-anthropic']) {
+      for (const stream of [false, true]) {
+        const answer = await readEnvelope(
+          await gateway.request('/v1/text', text(`${provider}:redirect`, { stream })),
+        );
+        expect(answer.envelope).toMatchObject({
+          success: false,
+          error: { code: 'PROVIDER_ERROR', details: { http_status: 307, redirect: 'other_origin' } },
+          metadata: { attempts: 1 },
+        });
+        expect(answer.envelope.success ? '' : answer.envelope.error.message).toContain('307');
+      }
+    }
+    expect(faults.elsewhere).toEqual([]);
+  });
+
+  test('a same-origin redirect of a POST is not followed either (its body would be sent again)', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(await gateway.request('/v1/text', text('faulty:redirect-same-origin')));
+    expect(answer.envelope).toMatchObject({
+      error: { code: 'PROVIDER_ERROR', details: { redirect: 'same_origin' } },
+    });
+    expect(faults.requests).toHaveLength(1);
+  });
+
+  test('a provider error that echoes the key loses it in every field, and in the log line', async () => {
+    const gatewayKey = 'gateway-key-0123456789abcdef';
+    const { gateway, lines } = gatewayFor({ keys: [gatewayKey] });
+    for (const provider of ['faulty', 'faulty-anthropic']) {
+      const response = await gateway.request('/v1/text', {
+        ...text(`${provider}:echo-key`),
+        headers: { authorization: `Bearer ${gatewayKey}` },
+      });
+      const raw = await response.clone().text();
+      const answer = await readEnvelope(response);
+      expect(answer.envelope).toMatchObject({ success: false, error: { code: 'AUTHENTICATION_ERROR' } });
+      expect(raw).not.toContain(KEY);
+      expect(raw).not.toContain('fault-provider-key');
+      expect(raw).toContain('[redacted]');
+    }
+    expect(faults.requests.map((request) => request.model)).toEqual(['echo-key', 'echo-key']);
+    expect(lines.join('\n')).not.toContain(KEY);
+    expect(lines.join('\n')).not.toContain(gatewayKey);
+  });
+
+  test('a model id past 256 characters is a VALIDATION_ERROR and reaches no provider', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(await gateway.request('/v1/text', text(`faulty:${'m'.repeat(300)}`)));
+    expect(answer.envelope).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', details: { max_model_id_length: 256 } },
+    });
+    expect(faults.requests).toEqual([]);
+  });
+
+  test('retries follow is_retryable: a schema-failed 200 is tried once, a reset before the first text again', async () => {
+    const { gateway } = gatewayFor({ retries: 2, retryBaseMs: 1 });
+    const schema = await readEnvelope(await gateway.request('/v1/text', text('faulty:schema-200')));
+    expect(schema.envelope).toMatchObject({ success: false, metadata: { attempts: 1 } });
+    expect(faults.requests).toHaveLength(1);
+    const reset = await gateway.request('/v1/text', text('faulty:reset-before-text', { stream: true }));
+    const { envelope } = readStreamEnvelope(await reset.text());
+    expect(envelope).toMatchObject({ success: true, content: 'Hi.', metadata: { attempts: 2 } });
+  });
+
+  test('traceparent flags 00 are passed on as 00', async () => {
+    const { gateway } = gatewayFor();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    await gateway.request('/v1/text', {
+      ...text('faulty:ok'),
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-00` },
+    });
+    expect(faults.requests.at(-1)?.headers.traceparent).toMatch(
+      new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`),
+    );
+  });
+});
