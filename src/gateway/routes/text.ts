@@ -2,6 +2,7 @@ import { generateText, type ModelMessage, streamText } from 'ai';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
+  AiSdkStreamFailure,
   type AiSdkStreamPart,
   type AiSdkStreamTextResult,
   fromGenerateText,
@@ -71,14 +72,21 @@ interface StartedStream {
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
 async function startStream(body: TextRequest, input: AttemptInput): Promise<StartedStream> {
-  const result = streamText({ ...textCall(body, input), onError: () => undefined });
+  // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
+  const result = streamText({ ...textCall(body, input), includeRawChunks: true, onError: () => undefined });
   const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
   const head: AiSdkStreamPart[] = [];
+  let event: unknown;
   for (;;) {
     const next = await rest.next();
     if (next.done) break;
     const part = next.value;
-    if (part.type === 'error') throw part.error;
+    if (part.type === 'raw') {
+      event = part.rawValue;
+      continue;
+    }
+    if (part.type === 'error')
+      throw event === undefined ? part.error : new AiSdkStreamFailure(part.error, event);
     head.push(part);
     if (part.type === 'text-delta' || part.type === 'finish' || part.type === 'abort') break;
   }
@@ -170,7 +178,7 @@ export function serveTextStream(
       try {
         envelope = await fromStreamText(
           streamView(started),
-          { ...input.adapter, model: { modelId: target.modelId } },
+          { ...input.adapter, model: { provider: target.model?.provider, modelId: target.modelId } },
           (text) => stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
         );
         if (outcome.timedOut()) {
