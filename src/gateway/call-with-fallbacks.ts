@@ -1,4 +1,4 @@
-import type { AiSdkOptions } from '../unified/ai-sdk.js';
+import type { AiSdkModelLike, AiSdkOptions } from '../unified/ai-sdk.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { randomHex } from '../unified/trace-id-from.js';
@@ -15,6 +15,8 @@ export interface Target {
   readonly modelId: string;
   /** `provider:model`, as written in requests and logs. */
   readonly label: string;
+  /** The AI SDK model of the route's modality, whose provider id selects the parsers of its errors. */
+  readonly model?: AiSdkModelLike | undefined;
 }
 
 /** What one attempt gets: where to send it, how to abort it and the headers that carry the trace id. */
@@ -210,7 +212,7 @@ export async function callWithFallbacks<R>(options: {
     ...rest,
   });
   for (const target of targets) {
-    const adapter: AiSdkOptions = { provider: target.provider.id, traceId };
+    const adapter: AiSdkOptions = { provider: target.provider.id, traceId, model: target.model };
     for (let retry = 0; retry <= reliability.retries; retry++) {
       if (signal.aborted) break;
       attempts++;

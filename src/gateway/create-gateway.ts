@@ -318,7 +318,8 @@ function createRuntime(
             ),
           };
         }
-        targets.push({ provider, modelId, label });
+        const model = provider[modality]?.(modelId);
+        targets.push({ provider, modelId, label, model: typeof model === 'object' ? model : undefined });
       }
       if (targets.length > 0) return { ok: true, targets };
       const configured = [...providers.keys()];

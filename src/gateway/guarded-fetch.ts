@@ -44,7 +44,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * text a model's own output has its quotes escaped (`\"finish_reason\"`), so it cannot match these.
  */
 const END_OF_ANSWER =
-  /^\[DONE\]\s*$|"finish_reason"\s*:\s*"|"finishReason"\s*:\s*"|"blockReason"\s*:\s*"|"type"\s*:\s*"(?:message_stop|response\.completed|response\.incomplete|response\.failed|error)"/;
+  /^\[DONE\]\s*$|^\{\s*"error"\s*:\s*\{|"finish_reason"\s*:\s*"|"finishReason"\s*:\s*"|"blockReason"\s*:\s*"|"type"\s*:\s*"(?:message_stop|response\.completed|response\.incomplete|response\.failed|error)"/;
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');

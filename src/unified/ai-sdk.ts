@@ -1,4 +1,4 @@
-import { omitUndefined } from '../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../contract/findings.js';
 /**
  * verdict/unified/ai-sdk: turn results and errors of the Vercel AI SDK (`ai`) into unified output envelopes.
  * It reads results structurally and recognizes errors by their `name`, so it has no runtime import of `ai`:
@@ -9,8 +9,15 @@ import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { canonicalMediaType, toBase64 } from './classify-media.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './error-taxonomy.js';
 import { type HeadersLike, headerValue } from './header-value.js';
+import { formatOfAiSdkProvider, formatOfProvider, formatSpecOf } from './normalize-response.js';
+import type { FormatSpec } from './providers/format-spec.js';
 import { openAiFailure } from './providers/openai-failure.js';
-import { type ReportedUsage, usageDetails } from './providers/provider-outcome.js';
+import {
+  type FailureOutcome,
+  failureForStatus,
+  type ReportedUsage,
+  usageDetails,
+} from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
@@ -301,6 +308,29 @@ export interface AiSdkStreamPart {
   readonly text?: unknown;
   /** The error of an `error` part. */
   readonly error?: unknown;
+  /** The provider's own event of a `raw` part (`streamText` with `includeRawChunks: true`). */
+  readonly rawValue?: unknown;
+}
+
+/**
+ * A stream's error part with the provider's own event it came from (the `raw` part before it, when the stream
+ * was asked with `includeRawChunks: true`). Provider packages pass on their own parse of an error event, which
+ * may drop members that decide its meaning (the `status_code` beside Groq's error); {@link fromAiSdkError}
+ * reads the event itself by the call's format, else the error.
+ */
+export class AiSdkStreamFailure extends Error {
+  /** The error of the stream's error part. */
+  readonly error: unknown;
+  /** The provider's event the error came from, when the stream carried raw parts. */
+  readonly event: unknown;
+  constructor(error: unknown, event: unknown) {
+    super(
+      error instanceof Error ? error.message : String((error as { message?: unknown })?.message ?? error),
+    );
+    this.name = 'AiSdkStreamFailure';
+    this.error = error;
+    this.event = event;
+  }
 }
 
 /** The part of a `streamText` result the envelope needs: its stream of parts and the promises of the final step. */
@@ -357,13 +387,16 @@ export async function fromStreamText(
   const parts = result.stream ?? result.fullStream;
   let failure: unknown;
   let aborted = false;
+  let event: unknown;
   try {
     if (parts !== undefined) {
       for await (const part of parts) {
         if (part.type === 'text-delta' && typeof part.text === 'string' && part.text !== '') {
           await onDelta?.(part.text);
+        } else if (part.type === 'raw') {
+          event = part.rawValue;
         } else if (part.type === 'error' && failure === undefined) {
-          failure = part.error;
+          failure = event === undefined ? part.error : new AiSdkStreamFailure(part.error, event);
         } else if (part.type === 'abort') {
           aborted = true;
         }
@@ -509,21 +542,6 @@ export function fromTranscription(result: AiSdkTranscriptionResult, options?: Ai
   return assembleSuccess(provider, result.text, undefined, [], metadata);
 }
 
-/** Error types providers send in a stream's error event (Anthropic's, OpenAI's) and their taxonomy codes. */
-const STREAM_ERROR_TYPES: Readonly<Record<string, UnifiedErrorCode>> = {
-  overloaded_error: 'PROVIDER_UNAVAILABLE',
-  rate_limit_error: 'RATE_LIMITED',
-  rate_limit_exceeded: 'RATE_LIMITED',
-  api_error: 'PROVIDER_ERROR',
-  server_error: 'PROVIDER_ERROR',
-  timeout_error: 'PROVIDER_TIMEOUT',
-  invalid_request_error: 'VALIDATION_ERROR',
-  authentication_error: 'AUTHENTICATION_ERROR',
-  permission_error: 'PERMISSION_DENIED',
-  not_found_error: 'NOT_FOUND',
-  request_too_large: 'PAYLOAD_TOO_LARGE',
-};
-
 interface ErrorLike {
   type?: unknown;
   code?: unknown;
@@ -553,13 +571,74 @@ function hostProvider(url: unknown): string | undefined {
 }
 
 /**
- * Turn an error thrown by an AI SDK call into a failure envelope: `APICallError` by its status code and error body
- * (`insufficient_quota` → `INSUFFICIENT_CREDITS`, 529 → `PROVIDER_UNAVAILABLE`…), `RetryError` by its last error,
+ * The format whose parsers read a call's errors, so that the same body means the same thing here as through
+ * `normalizeResponse`: the one the model's AI SDK provider id selects, else the provider's own API format.
+ */
+function formatOf(options: AiSdkOptions | undefined, provider: string): FormatSpec | undefined {
+  const format = formatOfAiSdkProvider(options?.model?.provider) ?? formatOfProvider(provider);
+  return format === undefined ? undefined : formatSpecOf(format);
+}
+
+/**
+ * The failure of an error body of a provider no format claims: an OpenAI-shaped body (`{ error: { message } }`,
+ * what most compatible servers send) by OpenAI's table, anything else by its status and wording.
+ */
+function unclaimedFailure(body: unknown, status: number, text: string): FailureOutcome {
+  if (isJsonObject(body) && isJsonObject(body.error) && typeof body.error.message === 'string')
+    return openAiFailure(body, status, text);
+  return failureForStatus(status, text, {});
+}
+
+/** True when the headers say the answer was a stream (an error the SDK met inside it, not an error body). */
+function isEventStream(headers: Record<string, string> | undefined): boolean {
+  return headerValue(headers, 'content-type')?.toLowerCase().startsWith('text/event-stream') === true;
+}
+
+/**
+ * What the format makes of a 2xx body the AI SDK refused: a failure it stands for (a failed Replicate
+ * prediction, an error in a 200 body), or `undefined` when it is unreadable or a success the SDK could not use.
+ */
+function refusedBodyFailure(spec: FormatSpec | undefined, body: unknown): FailureOutcome | undefined {
+  if (spec === undefined || body === undefined) return undefined;
+  try {
+    const outcome = spec.parseSuccess(body, { status: 200, headers: undefined });
+    return outcome.kind === 'failure' ? outcome : undefined;
+  } catch {
+    // A body the format cannot read either is the provider's fault: INVALID_PROVIDER_RESPONSE.
+    return undefined;
+  }
+}
+
+/** The failure an `APICallError` with a status stands for, read by the call's format. */
+function apiCallFailure(
+  spec: FormatSpec | undefined,
+  err: ErrorLike,
+  status: number,
+  headers: Record<string, string> | undefined,
+): FailureOutcome | undefined {
+  const text = typeof err.responseBody === 'string' ? err.responseBody : '';
+  // The bytes the provider sent, as `normalizeResponse` reads them; the SDK's `data` is its own parse, which
+  // drops members its schema does not know (OpenRouter's moderation `metadata`).
+  const body = (text === '' ? undefined : parseJsonOrUndefined(text)) ?? err.data;
+  // An error event of a stream that had started, raised as an APICallError: its status is the SDK's guess.
+  if (isEventStream(headers)) return spec?.parseStreamError?.(err.data ?? body);
+  if (status < 400) return refusedBodyFailure(spec, body);
+  return spec === undefined
+    ? unclaimedFailure(body, status, text)
+    : spec.parseError(body, status, text, headers);
+}
+
+/**
+ * Turn an error thrown by an AI SDK call into a failure envelope. Provider errors are read by the parsers of
+ * the format the model speaks (its AI SDK provider id selects it, see docs/unified.md, "Formats"), so an error
+ * body or a stream's error event means the same here as through `normalizeResponse` and `normalizeStream`:
+ * `APICallError` by its body and status, `StreamProviderError` by its event; `RetryError` by its last error,
  * the "nothing generated" errors as `INVALID_PROVIDER_RESPONSE`, anything unknown as `INTERNAL_ERROR`.
  */
 export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedFailure {
   const err = (error !== null && typeof error === 'object' ? error : {}) as ErrorLike;
   const name = typeof err.name === 'string' ? err.name : '';
+  if (error instanceof AiSdkStreamFailure) return fromStreamFailure(error, options);
   if (name === 'AI_RetryError' && err.lastError !== undefined && err.lastError !== error) {
     const last = fromAiSdkError(err.lastError, options);
     if (Array.isArray(err.errors)) last.error.details.attempts = err.errors.length;
@@ -569,6 +648,7 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   const headers = err.responseHeaders as Record<string, string> | undefined;
   const provider = providerOf(options, undefined, hostProvider(err.url) ?? 'system');
   const metadata = baseMetadata(options, { headers }, provider);
+  const spec = formatOf(options, provider);
   if (name === 'AI_APICallError') {
     const details = omitUndefined({
       is_retryable: typeof err.isRetryable === 'boolean' ? err.isRetryable : undefined,
@@ -578,36 +658,57 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
       // No status: the request never got an answer (network failure, DNS, connection reset).
       return assembleFailure(provider, 'PROVIDER_UNAVAILABLE', message, details, metadata);
     }
-    const data =
-      err.data ?? (typeof err.responseBody === 'string' ? parseJsonOrUndefined(err.responseBody) : undefined);
-    const outcome = data === undefined ? undefined : openAiFailure(data, err.statusCode);
+    const outcome = apiCallFailure(spec, err, err.statusCode, headers);
     // A 2xx whose body the SDK could not read (an HTML sign-in page, a truncated body) is the provider's fault.
     const code =
       outcome?.code ??
       (err.statusCode < 400 ? 'INVALID_PROVIDER_RESPONSE' : codeForProviderStatus(err.statusCode));
+    const status = isEventStream(headers) ? outcome?.details?.http_status : err.statusCode;
     return assembleFailure(
       provider,
       code,
       message,
-      { ...outcome?.details, http_status: err.statusCode, ...details },
+      { ...outcome?.details, ...omitUndefined({ http_status: status }), ...details },
       metadata,
     );
   }
   if (name === 'AI_StreamProviderError') {
-    // An error event after the stream started: its status when the provider gave one, else its error type.
-    const type = typeof err.type === 'string' ? err.type : undefined;
+    // An error event after the stream started, read like the same event through normalizeStream; without a
+    // format that knows it, by the status the provider package inferred.
+    const outcome = spec?.parseStreamError?.(err.data);
     const streamCode =
-      typeof err.statusCode === 'number' && err.statusCode >= 400
+      outcome?.code ??
+      (typeof err.statusCode === 'number' && err.statusCode >= 400
         ? codeForProviderStatus(err.statusCode)
-        : ((type === undefined ? undefined : STREAM_ERROR_TYPES[type]) ?? 'PROVIDER_ERROR');
+        : 'PROVIDER_ERROR');
     const details = omitUndefined({
+      ...outcome?.details,
       ai_sdk_error: name,
-      provider_error_type: type,
+      provider_error_type: typeof err.type === 'string' ? err.type : undefined,
       provider_error_code:
         typeof err.code === 'string' || typeof err.code === 'number' ? err.code : undefined,
-      http_status: typeof err.statusCode === 'number' ? err.statusCode : undefined,
+      http_status:
+        outcome?.details?.http_status ?? (typeof err.statusCode === 'number' ? err.statusCode : undefined),
     });
     return assembleFailure(provider, streamCode, message, details, metadata);
+  }
+  if (name === '' && isJsonObject(error)) {
+    // A stream's error part the SDK passed on as the provider's plain error object.
+    const outcome = spec?.parseStreamError?.(error);
+    if (outcome !== undefined)
+      return assembleFailure(provider, outcome.code, outcome.message, outcome.details ?? {}, metadata);
+  }
+  if (name === 'AI_InvalidResponseDataError') {
+    // A 2xx body the provider package refused (a failed Replicate prediction): the format says what it means.
+    const outcome = refusedBodyFailure(spec, err.data);
+    if (outcome !== undefined)
+      return assembleFailure(
+        provider,
+        outcome.code,
+        message,
+        { ...outcome.details, ai_sdk_error: name },
+        metadata,
+      );
   }
   const code = ERROR_NAMES[name];
   if (code !== undefined) return assembleFailure(provider, code, message, { ai_sdk_error: name }, metadata);
@@ -617,6 +718,21 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
     message,
     omitUndefined({ ai_sdk_error: name || undefined }),
     metadata,
+  );
+}
+
+/** A stream's error part: its provider event when the call's format reads it, else the error the SDK gave. */
+function fromStreamFailure(failure: AiSdkStreamFailure, options: AiSdkOptions | undefined): UnifiedFailure {
+  const read = fromAiSdkError(failure.error, options);
+  const provider = read.provider === 'system' ? providerOf(options, undefined, 'system') : read.provider;
+  const outcome = formatOf(options, provider)?.parseStreamError?.(failure.event);
+  if (outcome === undefined) return read;
+  return assembleFailure(
+    provider,
+    outcome.code,
+    read.error.message,
+    omitUndefined({ ...outcome.details, ai_sdk_error: read.error.details.ai_sdk_error }),
+    read.metadata,
   );
 }
 

@@ -51,6 +51,40 @@ export const UNIFIED_FORMATS = Object.keys(FORMATS) as UnifiedFormat[];
 /** The formats that {@link normalizeStream} accepts. */
 export const STREAM_FORMATS = UNIFIED_FORMATS.filter((format) => 'assembleStream' in FORMATS[format]);
 
+/** Formats by the AI SDK provider ids their entries claim: exact ids, and `*.suffix` patterns by their suffix. */
+const AI_SDK_IDS = new Map<string, UnifiedFormat>();
+const AI_SDK_SUFFIXES = new Map<string, UnifiedFormat>();
+for (const format of UNIFIED_FORMATS) {
+  for (const id of (FORMATS[format] as FormatSpec).aiSdkProviders ?? []) {
+    const table = id.startsWith('*.') ? AI_SDK_SUFFIXES : AI_SDK_IDS;
+    const key = id.startsWith('*.') ? id.slice(2) : id;
+    if (!table.has(key)) table.set(key, format);
+  }
+}
+
+/**
+ * The format an AI SDK model speaks, by its provider id: `openai.chat` → `openai.chat`, `anthropic.messages` →
+ * `anthropic.messages`, `groq.chat` → `openai-compatible.chat`. An id an entry names exactly wins over a
+ * `*.chat` pattern; `undefined` for an id no entry claims.
+ */
+export function formatOfAiSdkProvider(id: unknown): UnifiedFormat | undefined {
+  if (typeof id !== 'string') return undefined;
+  const exact = AI_SDK_IDS.get(id);
+  if (exact !== undefined) return exact;
+  const dot = id.indexOf('.');
+  return dot < 0 ? undefined : AI_SDK_SUFFIXES.get(id.slice(dot + 1));
+}
+
+/** The format of a provider's own API (`anthropic` → `anthropic.messages`): the first entry that names it. */
+export function formatOfProvider(provider: unknown): UnifiedFormat | undefined {
+  return UNIFIED_FORMATS.find((format) => FORMATS[format].provider === provider);
+}
+
+/** How a format is read: its entry of the registry. */
+export function formatSpecOf(format: UnifiedFormat): FormatSpec {
+  return FORMATS[format];
+}
+
 /** True when `name` is a format name of {@link UNIFIED_FORMATS}. */
 export function isUnifiedFormat(name: unknown): name is UnifiedFormat {
   return typeof name === 'string' && Object.hasOwn(FORMATS, name);

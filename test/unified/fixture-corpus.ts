@@ -1,5 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  isUnifiedFormat,
+  normalizeResponse,
+  normalizeStream,
+  type UnifiedOutput,
+} from '../../src/unified/index.js';
 
 /** One recorded provider exchange of the project's fixture corpus (`test/fixtures/unified/<format>/<expect>/`). */
 export interface ProviderFixture {
@@ -53,4 +59,21 @@ export function loadFixtures(): ProviderFixture[] {
 /** Base64 to bytes, for binary fixtures. */
 export function fromBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+/** The envelope `verdict normalize` gives for a fixture (a stream fixture through `normalizeStream`). */
+export function normalizeFixture(fixture: ProviderFixture, traceId?: string): UnifiedOutput {
+  if (!isUnifiedFormat(fixture.format)) throw new Error(`unknown format folder ${fixture.format}`);
+  const common = { format: fixture.format, status: fixture.status, headers: fixture.headers, traceId };
+  if (fixture.stream === true) {
+    const raw = fixture.body_base64 === undefined ? undefined : fromBase64(fixture.body_base64);
+    return normalizeStream({ ...common, events: raw ?? fixture.sse ?? fixture.events ?? [] });
+  }
+  const body =
+    fixture.body_base64 !== undefined
+      ? fromBase64(fixture.body_base64)
+      : typeof fixture.body === 'string'
+        ? fixture.body
+        : JSON.stringify(fixture.body);
+  return normalizeResponse({ ...common, body });
 }

@@ -84,6 +84,7 @@ const chatSample: FormatSample = {
 const response = (status: string, output: unknown[]) => ({
   id: 'resp_case',
   object: 'response',
+  created_at: 1,
   status,
   model: 'case-model',
   output,
@@ -101,12 +102,10 @@ const finalResponse = response('completed', [
 const responsesEvents = [
   { type: 'response.created', sequence_number: 0, response: response('in_progress', []) },
   {
-    type: 'response.output_text.delta',
+    type: 'response.output_item.added',
     sequence_number: 1,
-    item_id: 'msg_case',
     output_index: 0,
-    content_index: 0,
-    delta: 'Hello',
+    item: { id: 'msg_case', type: 'message', status: 'in_progress', role: 'assistant', content: [] },
   },
   {
     type: 'response.output_text.delta',
@@ -114,9 +113,17 @@ const responsesEvents = [
     item_id: 'msg_case',
     output_index: 0,
     content_index: 0,
+    delta: 'Hello',
+  },
+  {
+    type: 'response.output_text.delta',
+    sequence_number: 3,
+    item_id: 'msg_case',
+    output_index: 0,
+    content_index: 0,
     delta: ' world',
   },
-  { type: 'response.completed', sequence_number: 3, response: finalResponse },
+  { type: 'response.completed', sequence_number: 4, response: finalResponse },
 ];
 
 const anthropicMessage = {
@@ -217,10 +224,10 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
       events: responsesEvents,
       equivalent: finalResponse,
       withError: [
-        ...responsesEvents.slice(0, 2),
-        { type: 'error', sequence_number: 2, code: 'server_error', message: 'upstream broke', param: null },
+        ...responsesEvents.slice(0, 3),
+        { type: 'error', sequence_number: 3, code: 'server_error', message: 'upstream broke', param: null },
       ],
-      truncated: responsesEvents.slice(0, 3),
+      truncated: responsesEvents.slice(0, 4),
       sse: sseOf(responsesEvents, true),
     },
   },

@@ -181,7 +181,10 @@ export async function serveCall<R>(
     let envelope: UnifiedOutput;
     if (outcome.result !== undefined) {
       const { value, input } = outcome.result;
-      envelope = await spec.convert(value, { ...input.adapter, model: { modelId: input.target.modelId } });
+      envelope = await spec.convert(value, {
+        ...input.adapter,
+        model: { provider: input.target.model?.provider, modelId: input.target.modelId },
+      });
     } else {
       envelope =
         outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);

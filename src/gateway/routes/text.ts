@@ -2,6 +2,7 @@ import { generateText, type ModelMessage, streamText } from 'ai';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
+  AiSdkStreamFailure,
   type AiSdkStreamPart,
   type AiSdkStreamTextResult,
   fromGenerateText,
@@ -81,19 +82,27 @@ interface StartedStream {
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
 async function startStream(body: TextRequest, input: AttemptInput): Promise<StartedStream> {
+  // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
   const result = streamText({
     ...textCall(body, input),
+    includeRawChunks: true,
     // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams").
     headers: { ...input.headers, [STREAM_REQUEST_HEADER]: '1' },
     onError: () => undefined,
   });
   const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
   const head: AiSdkStreamPart[] = [];
+  let event: unknown;
   for (;;) {
     const next = await rest.next();
     if (next.done) break;
     const part = next.value;
-    if (part.type === 'error') throw part.error;
+    if (part.type === 'raw') {
+      event = part.rawValue;
+      continue;
+    }
+    if (part.type === 'error')
+      throw event === undefined ? part.error : new AiSdkStreamFailure(part.error, event);
     // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
     if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
     head.push(part);
@@ -196,18 +205,15 @@ export function serveTextStream(
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => clientGone.abort(new DOMException('The client went away.', 'AbortError')));
       let envelope: UnifiedOutput;
+      const adapter = {
+        ...input.adapter,
+        model: { provider: target.model?.provider, modelId: target.modelId },
+      };
       try {
-        envelope = await fromStreamText(
-          streamView(started),
-          { ...input.adapter, model: { modelId: target.modelId } },
-          (text) => stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
+        envelope = await fromStreamText(streamView(started), adapter, (text) =>
+          stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
         );
-        if (started.fault !== undefined) {
-          envelope = attemptFailure(started.fault, {
-            ...input.adapter,
-            model: { modelId: target.modelId },
-          });
-        }
+        if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
         if (outcome.stopped()) {
           envelope = stoppedFailure(traceId);
         } else if (clientGone.signal.aborted) {

@@ -63,6 +63,17 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
   );
 }
 
+/**
+ * The failure of a stream `error` event (`{ type: 'error', error: { type, message } }`), or of the error object
+ * inside it; an error mid-stream arrives with HTTP 200, so its `type` decides the code.
+ */
+function anthropicStreamError(event: unknown): FailureOutcome | undefined {
+  if (!isJson(event)) return undefined;
+  if (isJson(event.error)) return anthropicFailure(event, 200);
+  if (typeof event.type !== 'string' && typeof event.message !== 'string') return undefined;
+  return anthropicFailure({ type: 'error', error: event }, 200);
+}
+
 /** Anthropic usage: `input_tokens` excludes cache writes and reads, so verdict adds them back. */
 function anthropicUsage(value: unknown): ReportedUsage | undefined {
   if (value === undefined || value === null) return undefined;
@@ -132,7 +143,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
     const item = expectObject(event, 'A stream event');
     switch (item.type) {
       case 'error':
-        return anthropicFailure(item, 200);
+        return anthropicStreamError(item) ?? anthropicFailure(item, 200);
       case 'message_start':
         message = { ...expectObject(item.message, '`message_start.message`') };
         break;
@@ -192,8 +203,10 @@ function reported(entries: Json): Json {
 /** `anthropic.messages`: the Anthropic Messages API. */
 export const anthropicMessages: FormatSpec = {
   provider: 'anthropic',
+  aiSdkProviders: ['anthropic.messages'],
   requestIdHeaders: ['request-id', 'x-request-id'],
   parseSuccess: (body, context) => parseMessage(body, context.status),
   parseError: (body, status, text) => anthropicFailure(body, status, text),
   assembleStream: assembleMessageStream,
+  parseStreamError: anthropicStreamError,
 };

@@ -222,6 +222,20 @@ interface BlockDraft {
   reasoning?: boolean;
 }
 
+/** The failure of a ConverseStream exception event (`{ throttlingException: { message } }`…), else `undefined`. */
+function converseStreamError(event: unknown): FailureOutcome | undefined {
+  if (!isJson(event)) return undefined;
+  const item = keyedEvent(event);
+  for (const key of STREAM_EXCEPTIONS) {
+    if (item[key] !== undefined) return bedrockFailure(item[key], 200, '', undefined, key);
+  }
+  if (isJson(item.streamError)) {
+    const { code, message } = item.streamError;
+    return bedrockFailure({ message }, 200, '', undefined, typeof code === 'string' ? code : undefined);
+  }
+  return undefined;
+}
+
 /**
  * Fold ConverseStream events (decoded, one object per event keyed by its type, as the AWS SDKs yield them) into
  * the equivalent Converse body; an exception event ends the stream as a failure.
@@ -234,13 +248,8 @@ function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
   let metadataEvent: Json = {};
   for (const event of events) {
     const item = keyedEvent(expectObject(event, 'A stream event'));
-    for (const key of STREAM_EXCEPTIONS) {
-      if (item[key] !== undefined) return bedrockFailure(item[key], 200, '', undefined, key);
-    }
-    if (isJson(item.streamError)) {
-      const { code, message } = item.streamError;
-      return bedrockFailure({ message }, 200, '', undefined, typeof code === 'string' ? code : undefined);
-    }
+    const failure = converseStreamError(item);
+    if (failure !== undefined) return failure;
     if (isJson(item.messageStart)) started = true;
     if (isJson(item.contentBlockStart)) {
       const index = blockIndex(item.contentBlockStart, drafts.length);
@@ -328,10 +337,12 @@ function blockIndex(event: Json, fallback: number): number {
  */
 export const bedrockConverse: FormatSpec = {
   provider: 'bedrock',
+  aiSdkProviders: ['amazon-bedrock'],
   requestIdHeaders: ['x-amzn-requestid', 'x-amz-request-id'],
   parseSuccess: (body, context) => parseConverse(body, context.status, context.headers),
   parseError: (body, status, text, headers) => bedrockFailure(body, status, text, headers),
   assembleStream: assembleConverseStream,
+  parseStreamError: converseStreamError,
   decodeBinaryStream: decodeEventStream,
   isBinaryStream: looksLikeEventStream,
 };

@@ -16,6 +16,12 @@ export type StreamAssembly = { kind: 'body'; body: unknown } | FailureOutcome;
 export interface FormatSpec {
   /** Normalized provider id of the envelopes. */
   provider: string;
+  /**
+   * The AI SDK provider ids (a model's `provider`, such as `openai.chat`) whose calls speak this format, so that
+   * an error of the live path is read by this format's parsers (see docs/unified.md, "Formats"). `*.chat`
+   * stands for any provider name before the dot (a provider package created with its own `name`).
+   */
+  aiSdkProviders?: readonly string[];
   /** Response headers that carry the provider's own request id, in order of preference. */
   requestIdHeaders: readonly string[];
   /** True when a successful body is bytes (speech) rather than JSON. */
@@ -31,6 +37,12 @@ export interface FormatSpec {
   parseText?(text: string, context: ParseContext): Outcome;
   /** Fold stream events (parsed JSON values) into a final body; absent means the format does not stream. */
   assembleStream?(events: readonly unknown[]): StreamAssembly;
+  /**
+   * The failure one stream error event stands for, read as {@link assembleStream} reads it. Takes the event, or
+   * the error object inside it (what an AI SDK provider package passes on in its error part); `undefined` when
+   * the value is not an error event of this format.
+   */
+  parseStreamError?(event: unknown): FailureOutcome | undefined;
   /**
    * Decode a stream captured in a binary framing (the AWS event-stream of Bedrock's ConverseStream) into the
    * events {@link assembleStream} takes; throws `ShapeError` on a damaged capture. Absent: streams are text.

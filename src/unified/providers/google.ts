@@ -111,6 +111,17 @@ export function googleFailure(body: unknown, status: number, text = ''): Failure
   return failureForStatus(embeddedStatus(status, error), errorMessage(error, text), details, code);
 }
 
+/**
+ * The failure of a stream chunk holding an error (`{ error: { code, message, status } }`), or of the error object
+ * itself; a numeric `code` inside it stands for the HTTP status the stream's 200 hides.
+ */
+function googleStreamError(chunk: unknown): FailureOutcome | undefined {
+  if (!isJson(chunk)) return undefined;
+  if (isJson(chunk.error)) return googleFailure(chunk, 200);
+  if (typeof chunk.message !== 'string') return undefined;
+  return googleFailure({ error: chunk }, 200);
+}
+
 /** Gemini usage: verdict counts tool-use prompt tokens as input and thoughts as output. */
 function googleUsage(value: unknown): ReportedUsage | undefined {
   if (value === undefined || value === null) return undefined;
@@ -244,7 +255,7 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
   let candidate: Json | undefined;
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
-    if (isJson(chunk.error)) return googleFailure(chunk, 200);
+    if (isJson(chunk.error)) return googleStreamError(chunk) ?? googleFailure(chunk, 200);
     for (const key of ['usageMetadata', 'modelVersion', 'responseId', 'promptFeedback'] as const) {
       if (chunk[key] !== undefined) merged[key] = chunk[key];
     }
@@ -268,6 +279,12 @@ export const GOOGLE_REQUEST_ID_HEADERS = ['x-goog-request-id', 'x-request-id'] a
 /** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */
 export const googleGenerateContent: FormatSpec = {
   provider: 'google',
+  // @ai-sdk/google names its language, image and video models `google.generative-ai`; all answer Gemini errors.
+  aiSdkProviders: [
+    'google.generative-ai',
+    'google.generative-ai.speech',
+    'google.generative-ai.transcription',
+  ],
   requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) =>
     // The REST stream without `alt=sse` is one JSON array of chunks.
@@ -276,6 +293,7 @@ export const googleGenerateContent: FormatSpec = {
       : parseGenerateContent(body, context.status),
   parseError: (body, status, text) => googleFailure(Array.isArray(body) ? body[0] : body, status, text),
   assembleStream: assembleGenerateContentStream,
+  parseStreamError: googleStreamError,
 };
 
 function fromAssembly(assembly: StreamAssembly, status: number): Outcome {

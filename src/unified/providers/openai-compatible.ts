@@ -8,6 +8,7 @@ import {
   contentFiltered,
   expectArray,
   expectObject,
+  type FailureOutcome,
   isJson,
   type Json,
   type Outcome,
@@ -138,6 +139,19 @@ function isBareError(chunk: Json): boolean {
   return chunk.type !== undefined || chunk.code !== undefined || chunk.status_code !== undefined;
 }
 
+/**
+ * The failure of a Chat Completions stream chunk holding an error (`{ error: … }`, perhaps with a `status_code`
+ * beside it), or of a bare error object (some servers send an `event: error` whose data is the error itself:
+ * a message with a type, code or status code, no choices); `undefined` for any other chunk.
+ */
+export function chatStreamError(chunk: unknown): FailureOutcome | undefined {
+  if (!isJson(chunk)) return undefined;
+  if (chunk.error !== undefined && chunk.error !== null) return openAiFailure(chunk, 200);
+  if (chunk.choices === undefined && typeof chunk.message === 'string' && isBareError(chunk))
+    return openAiFailure({ error: chunk }, 200);
+  return undefined;
+}
+
 interface ToolCallDraft {
   id?: string;
   type?: string;
@@ -155,11 +169,8 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
   const images: unknown[] = [];
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
-    if (chunk.error !== undefined && chunk.error !== null) return openAiFailure(chunk, 200);
-    // Some servers send an `event: error` whose data is the bare error object (message with a type, code or
-    // status_code, no choices) rather than `{ error: … }`.
-    if (chunk.choices === undefined && typeof chunk.message === 'string' && isBareError(chunk))
-      return openAiFailure({ error: chunk }, 200);
+    const failure = chatStreamError(chunk);
+    if (failure !== undefined) return failure;
     for (const key of ['id', 'model', 'provider', 'created'] as const)
       if (chunk[key] !== undefined) root[key] = chunk[key];
     if (chunk.usage !== undefined && chunk.usage !== null) root.usage = chunk.usage;
@@ -213,11 +224,14 @@ export function chatFormat(
     parseSuccess: (body, context) => parseChatCompletion(body, context.status, extra),
     parseError: (body, status, text) => openAiFailure(body, status, text),
     assembleStream: assembleChatStream,
+    parseStreamError: chatStreamError,
   };
 }
 
 /** `openai-compatible.chat`: any server speaking Chat Completions (vLLM, Ollama, Groq, Together, LM Studio…). */
-export const openAiCompatibleChat: FormatSpec = chatFormat('openai-compatible', [
-  'x-request-id',
-  'request-id',
-]);
+export const openAiCompatibleChat: FormatSpec = {
+  ...chatFormat('openai-compatible', ['x-request-id', 'request-id']),
+  // @ai-sdk/openai-compatible names its models after the provider (`groq.chat`), as @ai-sdk/openai does when
+  // given a `name`.
+  aiSdkProviders: ['*.chat'],
+};

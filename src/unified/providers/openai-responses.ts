@@ -7,6 +7,7 @@ import {
   contentFiltered,
   expectArray,
   expectObject,
+  type FailureOutcome,
   isJson,
   type Json,
   type Outcome,
@@ -103,14 +104,25 @@ export function parseResponse(body: unknown, status: number): Outcome {
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
+/**
+ * The failure of a Responses stream `error` event, whose code and message sit at its top level or inside
+ * `error`; a `response.failed` event is read as its failed response. `undefined` for any other event.
+ */
+function responsesStreamError(event: unknown): FailureOutcome | undefined {
+  if (!isJson(event)) return undefined;
+  if (event.type === 'error') return openAiFailure({ error: isJson(event.error) ? event.error : event }, 200);
+  if (event.type === 'response.failed' && isJson(event.response)) {
+    const outcome = parseResponse({ output: [], ...event.response, status: 'failed' }, 200);
+    return outcome.kind === 'failure' ? outcome : undefined;
+  }
+  return undefined;
+}
+
 /** Fold Responses API stream events into the final `response`; an `error` event ends the stream as a failure. */
 function assembleResponsesStream(events: readonly unknown[]): StreamAssembly {
   for (const event of events) {
     const item = expectObject(event, 'A stream event');
-    if (item.type === 'error') {
-      // The error event carries code/message either at its top level or inside `error`.
-      return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
-    }
+    if (item.type === 'error') return responsesStreamError(item) ?? openAiFailure(item, 200);
     if (typeof item.type === 'string' && TERMINAL_EVENTS.has(item.type)) {
       return { kind: 'body', body: expectObject(item.response, `\`${item.type}\`.response`) };
     }
@@ -121,8 +133,10 @@ function assembleResponsesStream(events: readonly unknown[]): StreamAssembly {
 /** `openai.responses`: the OpenAI Responses API. */
 export const openAiResponses: FormatSpec = {
   provider: 'openai',
+  aiSdkProviders: ['openai.responses', '*.responses'],
   requestIdHeaders: ['x-request-id'],
   parseSuccess: (body, context) => parseResponse(body, context.status),
   parseError: (body, status, text) => openAiFailure(body, status, text),
   assembleStream: assembleResponsesStream,
+  parseStreamError: responsesStreamError,
 };

@@ -10,6 +10,7 @@ import { openAiUsage } from './openai-usage.js';
 import {
   expectArray,
   expectObject,
+  type FailureOutcome,
   isJson,
   type Json,
   type Outcome,
@@ -20,7 +21,10 @@ import {
 const OPENAI_REQUEST_ID = ['x-request-id'] as const;
 
 /** `openai.chat`: OpenAI Chat Completions. */
-export const openAiChat: FormatSpec = chatFormat('openai', OPENAI_REQUEST_ID);
+export const openAiChat: FormatSpec = {
+  ...chatFormat('openai', OPENAI_REQUEST_ID),
+  aiSdkProviders: ['openai.chat'],
+};
 
 /** Width and height of a `WIDTHxHEIGHT` size string. */
 function dimensions(size: unknown): { width?: number; height?: number } {
@@ -126,9 +130,8 @@ function assembleImageStream(events: readonly unknown[]): StreamAssembly {
   let last: Json | undefined;
   for (const event of events) {
     const item = expectObject(event, 'A stream event');
-    if (item.type === 'error' || (item.type === undefined && isJson(item.error))) {
-      return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
-    }
+    const failure = imageStreamError(item);
+    if (failure !== undefined) return failure;
     const type = typeof item.type === 'string' ? item.type : '';
     if (type.endsWith('.partial_image')) partials += 1;
     if (type.endsWith('.completed')) {
@@ -153,18 +156,28 @@ function assembleImageStream(events: readonly unknown[]): StreamAssembly {
   };
 }
 
+/** The failure of an image stream's `error` event (its error inside `error` or at its top level). */
+function imageStreamError(event: unknown): FailureOutcome | undefined {
+  if (!isJson(event) || (event.type !== 'error' && (event.type !== undefined || !isJson(event.error))))
+    return undefined;
+  return openAiFailure({ error: isJson(event.error) ? event.error : event }, 200);
+}
+
 /** `openai.images`: the Images API (generations, edits, variations), whole or streamed. */
 export const openAiImages: FormatSpec = {
   provider: 'openai',
+  aiSdkProviders: ['openai.image', '*.image'],
   requestIdHeaders: OPENAI_REQUEST_ID,
   parseSuccess: (body, context) => parseImages(body, context.status),
   parseError: (body, status, text) => openAiFailure(body, status, text),
   assembleStream: assembleImageStream,
+  parseStreamError: imageStreamError,
 };
 
 /** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes. */
 export const openAiSpeech: FormatSpec = {
   provider: 'openai',
+  aiSdkProviders: ['openai.speech', '*.speech'],
   requestIdHeaders: OPENAI_REQUEST_ID,
   binaryBody: true,
   parseSuccess: (body, context) =>
@@ -175,6 +188,7 @@ export const openAiSpeech: FormatSpec = {
 /** `openai.transcription`: `/v1/audio/transcriptions` and translations, JSON or plain text. */
 export const openAiTranscription: FormatSpec = {
   provider: 'openai',
+  aiSdkProviders: ['openai.transcription', '*.transcription'],
   requestIdHeaders: OPENAI_REQUEST_ID,
   parseSuccess: (body, context) => parseTranscription(body, context.status),
   parseError: (body, status, text) => openAiFailure(body, status, text),

@@ -1,3 +1,4 @@
+import type { FormatSpec } from './format-spec.js';
 import { chatFormat } from './openai-compatible.js';
 import { isJson, type Json } from './provider-outcome.js';
 
@@ -11,4 +12,7 @@ function openRouterFacts(root: Json): Record<string, unknown> {
 }
 
 /** `openrouter.chat`: OpenRouter's Chat Completions dialect (the upstream provider and cost go to metadata). */
-export const openRouterChat = chatFormat('openrouter', ['x-request-id', 'x-generation-id'], openRouterFacts);
+export const openRouterChat: FormatSpec = {
+  ...chatFormat('openrouter', ['x-request-id', 'x-generation-id'], openRouterFacts),
+  aiSdkProviders: ['openrouter.chat'],
+};

@@ -140,6 +140,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
 /** `replicate.prediction`: a Replicate prediction object (create with `Prefer: wait`, or a poll). */
 export const replicatePrediction: FormatSpec = {
   provider: 'replicate',
+  aiSdkProviders: ['replicate', 'replicate.image', 'replicate.video'],
   requestIdHeaders: ['x-request-id'],
   parseSuccess: (body, context) => parsePrediction(body, context.status),
   parseError: (body, status, text) => replicateFailure(body, status, text),
