@@ -3,7 +3,15 @@ import { isJsonObject } from '../contract/findings.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'replicate', 'openai-compatible'] as const;
+export const PROVIDER_TYPES = [
+  'openai',
+  'anthropic',
+  'google',
+  'replicate',
+  'openai-compatible',
+  // The built-in offline provider (`verdict gateway --demo`): recorded answers, no key, no network.
+  'demo',
+] as const;
 
 /** One of {@link PROVIDER_TYPES}. */
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -235,7 +243,7 @@ export const KNOWN_COMPATIBLE: Readonly<
 
 /** The key and base-URL variables of each provider type, as their SDKs read them. */
 export const PROVIDER_ENV: Readonly<
-  Record<Exclude<ProviderType, 'openai-compatible'>, { keyEnv: string; baseEnv: string }>
+  Record<Exclude<ProviderType, 'openai-compatible' | 'demo'>, { keyEnv: string; baseEnv: string }>
 > = {
   openai: { keyEnv: 'OPENAI_API_KEY', baseEnv: 'OPENAI_BASE_URL' },
   anthropic: { keyEnv: 'ANTHROPIC_API_KEY', baseEnv: 'ANTHROPIC_BASE_URL' },
@@ -248,6 +256,7 @@ export function keyEnvOf(id: string, settings: ProviderSettings | undefined): st
   if (settings?.apiKeyEnv !== undefined) return settings.apiKeyEnv;
   const type = providerTypeOf(id, settings);
   if (type === 'openai-compatible') return KNOWN_COMPATIBLE[id]?.keyEnv;
+  if (type === 'demo') return undefined;
   return PROVIDER_ENV[type].keyEnv;
 }
 
