@@ -275,3 +275,35 @@ export function providersFromEnv(
   }
   return providers;
 }
+
+/** The key variable of every provider the gateway can configure from the environment alone, by provider id. */
+export function providerKeyVariables(): { provider: string; variable: string }[] {
+  return Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE }).map(([provider, names]) => ({
+    provider,
+    variable: names.keyEnv,
+  }));
+}
+
+/**
+ * Providers whose credentials are missing: a provider that reads its key from a variable needs that variable
+ * set and not empty, unless its settings hold the key itself. Providers that need no key (the demo, an
+ * openai-compatible server of your own without `apiKeyEnv`) pass. Each problem names the variable to set.
+ */
+export function checkCredentials(
+  providers: Readonly<Record<string, ProviderSettings>>,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [id, settings] of Object.entries(providers)) {
+    if (settings.apiKey !== undefined && settings.apiKey !== '') continue;
+    const variable = keyEnvOf(id, settings);
+    if (variable === undefined) continue;
+    const value = env[variable];
+    if (value !== undefined && value.trim() !== '') continue;
+    problems.push({
+      path: toPointer(['providers', id]),
+      message: `Provider "${id}" needs its key: ${variable} is ${value === undefined ? 'not set' : 'empty'}.`,
+    });
+  }
+  return problems;
+}

@@ -249,7 +249,7 @@ describe('verdict gateway', () => {
         routes: { text: { timeoutMs: 5000, retries: 1 } },
       }),
     );
-    const io = memoryIo({ env: {}, cwd: dir });
+    const io = memoryIo({ env: { MY_KEY: 'sk-mine', GROQ_API_KEY: 'gsk-groq' }, cwd: dir });
     expect(await run(['gateway', '--config', 'good.json', '--check-config'], io)).toBe(0);
     expect(io.stdout.text()).toContain('2 provider(s) (openai, groq), 1 alias(es)');
     const missing = memoryIo({ env: {}, cwd: dir });
