@@ -4,7 +4,7 @@ import { chmod, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
+import { invokeAsUnprivileged, invokeCommand } from '../../test/helpers/invoke-command.js';
 import { calculateFileHash } from './calculate-file-hash.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -16,6 +16,8 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verdict-hash-'));
+  // Searchable by everyone, so that the permission test's unprivileged user meets the file's own mode.
+  await chmod(dir, 0o755);
   await writeFile(join(dir, 'abc.txt'), 'abc');
   await writeFile(join(dir, 'secret.txt'), 'no');
   await chmod(join(dir, 'secret.txt'), 0o000);
@@ -74,8 +76,8 @@ describe('calculateFileHash', () => {
     expect(result).toMatchObject({ success: false, error_code: 'not_a_file' });
   });
 
-  test.skipIf(runsAsRoot)('reports permission_denied', async () => {
-    const result = await invokeCommand(calculateFileHash, { path: join(dir, 'secret.txt') });
+  test('reports permission_denied', async () => {
+    const result = await invokeAsUnprivileged(calculateFileHash, { path: join(dir, 'secret.txt') });
     expect(result).toMatchObject({ success: false, error_code: 'permission_denied' });
   });
 

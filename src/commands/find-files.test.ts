@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestContext, invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
+import { createTestContext, invokeAsUnprivileged, invokeCommand } from '../../test/helpers/invoke-command.js';
 import { findFiles } from './find-files.js';
 import { globToRegExp } from './glob-to-regexp.js';
 
@@ -10,6 +10,8 @@ let root: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'verdict-find-'));
+  // Readable by everyone, so that the permission tests' unprivileged user meets the modes under test only.
+  await chmod(root, 0o755);
   await mkdir(join(root, 'src/deep/er'), { recursive: true });
   await mkdir(join(root, '.hidden'));
   await writeFile(join(root, 'a.ts'), 'export {};\n');
@@ -112,20 +114,20 @@ describe('findFiles', () => {
     expect(result).toMatchObject({ success: false, error_code: 'not_a_directory' });
   });
 
-  test.skipIf(runsAsRoot)('reports permission_denied for an unreadable root', async () => {
+  test('reports permission_denied for an unreadable root', async () => {
     await chmod(join(root, 'src'), 0o000);
     try {
-      const result = await invokeCommand(findFiles, { root: join(root, 'src') });
+      const result = await invokeAsUnprivileged(findFiles, { root: join(root, 'src') });
       expect(result).toMatchObject({ success: false, error_code: 'permission_denied' });
     } finally {
       await chmod(join(root, 'src'), 0o755);
     }
   });
 
-  test.skipIf(runsAsRoot)('warns about an unreadable folder below the root and keeps searching', async () => {
+  test('warns about an unreadable folder below the root and keeps searching', async () => {
     await chmod(join(root, 'src'), 0o000);
     try {
-      const result = await invokeCommand(findFiles, { root, pattern: '*.ts' });
+      const result = await invokeAsUnprivileged(findFiles, { root, pattern: '*.ts' });
       expect(result).toMatchObject({ success: true, unreadable_directories: ['src'] });
       expect(result.warnings).toEqual([expect.stringContaining('EACCES')]);
     } finally {

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
+import { invokeAsUnprivileged, invokeCommand } from '../../test/helpers/invoke-command.js';
 import { getDiskSpace } from './get-disk-space.js';
 
 describe('getDiskSpace', () => {
@@ -37,12 +37,12 @@ describe('getDiskSpace', () => {
     expect(result).toMatchObject({ success: false, error_code: 'path_not_found' });
   });
 
-  test.skipIf(runsAsRoot)('reports permission_denied for a path inside an unreachable folder', async () => {
+  test('reports permission_denied for a path inside an unreachable folder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'verdict-disk-'));
     await mkdir(join(dir, 'inner'));
     await chmod(dir, 0o000);
     try {
-      const result = await invokeCommand(getDiskSpace, { path: join(dir, 'inner') });
+      const result = await invokeAsUnprivileged(getDiskSpace, { path: join(dir, 'inner') });
       expect(result).toMatchObject({ success: false, error_code: 'permission_denied' });
     } finally {
       await chmod(dir, 0o755);

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { invokeCommand, runsAsRoot } from '../../test/helpers/invoke-command.js';
+import { invokeAsUnprivileged, invokeCommand } from '../../test/helpers/invoke-command.js';
 import { memoryIo } from '../../test/helpers/memory-io.js';
 import { runCommand } from '../producer/run-command.js';
 import { decodeText, MAX_READ_BYTES, readFile, textFitsInDocument } from './read-file.js';
@@ -13,6 +13,8 @@ const BINARY = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verdict-read-'));
+  // Searchable by everyone, so that the permission test's unprivileged user meets the file's own mode.
+  await chmod(dir, 0o755);
   await writeFile(join(dir, 'text.txt'), 'héllo\nworld\n');
   await writeFile(join(dir, 'image.png'), BINARY);
   await writeFile(join(dir, 'big.txt'), 'x'.repeat(2000));
@@ -111,8 +113,8 @@ describe('readFile', () => {
     expect(MAX_READ_BYTES).toBe(268_435_456);
   });
 
-  test.skipIf(runsAsRoot)('reports permission_denied', async () => {
-    const result = await invokeCommand(readFile, { path: join(dir, 'secret.txt') });
+  test('reports permission_denied', async () => {
+    const result = await invokeAsUnprivileged(readFile, { path: join(dir, 'secret.txt') });
     expect(result).toMatchObject({ success: false, error_code: 'permission_denied' });
   });
 });

@@ -3,7 +3,15 @@ import { isJsonObject } from '../contract/findings.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
-export const PROVIDER_TYPES = ['openai', 'anthropic', 'google', 'replicate', 'openai-compatible'] as const;
+export const PROVIDER_TYPES = [
+  'openai',
+  'anthropic',
+  'google',
+  'replicate',
+  'openai-compatible',
+  // The built-in offline provider (`verdict gateway --demo`): recorded answers, no key, no network.
+  'demo',
+] as const;
 
 /** One of {@link PROVIDER_TYPES}. */
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -269,7 +277,7 @@ export const KNOWN_COMPATIBLE: Readonly<
 
 /** The key and base-URL variables of each provider type, as their SDKs read them. */
 export const PROVIDER_ENV: Readonly<
-  Record<Exclude<ProviderType, 'openai-compatible'>, { keyEnv: string; baseEnv: string }>
+  Record<Exclude<ProviderType, 'openai-compatible' | 'demo'>, { keyEnv: string; baseEnv: string }>
 > = {
   openai: { keyEnv: 'OPENAI_API_KEY', baseEnv: 'OPENAI_BASE_URL' },
   anthropic: { keyEnv: 'ANTHROPIC_API_KEY', baseEnv: 'ANTHROPIC_BASE_URL' },
@@ -282,6 +290,7 @@ export function keyEnvOf(id: string, settings: ProviderSettings | undefined): st
   if (settings?.apiKeyEnv !== undefined) return settings.apiKeyEnv;
   const type = providerTypeOf(id, settings);
   if (type === 'openai-compatible') return KNOWN_COMPATIBLE[id]?.keyEnv;
+  if (type === 'demo') return undefined;
   return PROVIDER_ENV[type].keyEnv;
 }
 
@@ -299,4 +308,36 @@ export function providersFromEnv(
     providers[id] = present(names.baseEnv) ? { baseURL: env[names.baseEnv] } : {};
   }
   return providers;
+}
+
+/** The key variable of every provider the gateway can configure from the environment alone, by provider id. */
+export function providerKeyVariables(): { provider: string; variable: string }[] {
+  return Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE }).map(([provider, names]) => ({
+    provider,
+    variable: names.keyEnv,
+  }));
+}
+
+/**
+ * Providers whose credentials are missing: a provider that reads its key from a variable needs that variable
+ * set and not empty, unless its settings hold the key itself. Providers that need no key (the demo, an
+ * openai-compatible server of your own without `apiKeyEnv`) pass. Each problem names the variable to set.
+ */
+export function checkCredentials(
+  providers: Readonly<Record<string, ProviderSettings>>,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [id, settings] of Object.entries(providers)) {
+    if (settings.apiKey !== undefined && settings.apiKey !== '') continue;
+    const variable = keyEnvOf(id, settings);
+    if (variable === undefined) continue;
+    const value = env[variable];
+    if (value !== undefined && value.trim() !== '') continue;
+    problems.push({
+      path: toPointer(['providers', id]),
+      message: `Provider "${id}" needs its key: ${variable} is ${value === undefined ? 'not set' : 'empty'}.`,
+    });
+  }
+  return problems;
 }

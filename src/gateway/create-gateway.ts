@@ -492,6 +492,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       id: provider.id,
       type: provider.type,
       modalities: [...MODALITIES_OF[provider.type]],
+      ...(provider.type === 'demo' ? { demo: true } : {}),
     }));
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
     return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));

@@ -5,11 +5,13 @@
 export {
   type ConfigCheck,
   type ConfigProblem,
+  checkCredentials,
   checkGatewayConfig,
   type GatewayConfig,
   PROVIDER_TYPES,
   type ProviderSettings,
   type ProviderType,
+  providerKeyVariables,
   providersFromEnv,
   ROUTE_NAMES,
   type RouteName,

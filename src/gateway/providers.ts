@@ -18,6 +18,7 @@ import {
   type ProviderType,
   providerTypeOf,
 } from './config.js';
+import { DEMO_MODELS } from './demo/create-demo-models.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
@@ -52,6 +53,7 @@ export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> 
   google: ['text', 'images', 'speech', 'transcriptions', 'videos'],
   replicate: ['images', 'videos'],
   'openai-compatible': ['text', 'images'],
+  demo: ['text', 'images', 'speech', 'transcriptions', 'videos'],
 };
 
 const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcriptions', 'videos'];
@@ -121,6 +123,7 @@ function buildProviderModels(
   const type = providerTypeOf(id, settings);
   const keyEnv = keyEnvOf(id, settings);
   const apiKey = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]);
+  if (type === 'demo') return { id, type, baseURL: undefined, ...DEMO_MODELS };
   const baseEnv = type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseEnv : PROVIDER_ENV[type].baseEnv;
   const baseURL =
     settings.baseURL ??

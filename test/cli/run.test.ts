@@ -63,6 +63,26 @@ describe('verdict run', () => {
   });
 });
 
+/**
+ * `verdict run --json --timeout T -- COMMAND` for a command that prints a pid and then runs past any timeout.
+ * The timeout must expire after the pid was printed, or there is nothing to check; on a busy machine a short
+ * one can expire before the command even started, so it grows (0.3 s, 1 s, 3 s, 10 s) until the pid came first.
+ * Each run ends with the timeout, so the loop is bounded by the sum of the four.
+ */
+async function runUntilStarted(
+  command: string[],
+): Promise<{ doc: { stdout: { content: string }; background: { pids: number[] } }; pid: number }> {
+  for (const seconds of ['0.3', '1', '3', '10']) {
+    const spawned = await spawnCli(['run', '--json', '--timeout', seconds, '--', ...command]);
+    expect(spawned.status).toBe(1);
+    const doc = JSON.parse(spawned.stdout);
+    expect(doc).toMatchObject({ error_code: 'command_timed_out' });
+    const pid = Number(doc.stdout.content.trim().split('\n')[0]);
+    if (Number.isInteger(pid) && pid > 0) return { doc, pid };
+  }
+  throw new Error('The command never printed its pid before the timeout, even with 10 s.');
+}
+
 describe('verdict run (spawned)', () => {
   test('writes exactly one document on stdout even when the child writes to stdout and stderr', async () => {
     const script = "process.stdout.write('{\"success\":true}\\n'); process.stderr.write('noise\\n')";
@@ -101,20 +121,9 @@ describe('verdict run (spawned)', () => {
   });
 
   test('kills a grandchild when the timeout expires', async () => {
-    const spawned = await spawnCli([
-      'run',
-      '--json',
-      '--timeout',
-      '0.3',
-      '--',
-      '/bin/sh',
-      '-c',
-      'sleep 30 & echo $!; wait',
-    ]);
-    const doc = JSON.parse(spawned.stdout);
-    expect(spawned.status).toBe(1);
+    const { doc, pid } = await runUntilStarted(['/bin/sh', '-c', 'sleep 30 & echo $!; wait']);
     expect(doc).toMatchObject({ error_code: 'command_timed_out', timed_out: true });
-    expect(await waitUntilDead(Number(doc.stdout.content.trim()))).toBe(true);
+    expect(await waitUntilDead(pid)).toBe(true);
   });
 
   test.each([
@@ -194,11 +203,8 @@ describe('verdict run and background processes', () => {
     const script =
       "const c = require('node:child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });" +
       'console.log(c.pid); setInterval(() => {}, 1000);';
-    // Long enough for a slow start on a busy machine to print the pid first.
-    const spawned = await spawnCli(['run', '--json', '--timeout', '3', '--', node, '-e', script]);
-    const doc = JSON.parse(spawned.stdout);
+    const { doc, pid: escaped } = await runUntilStarted([node, '-e', script]);
     expect(doc).toMatchObject({ error_code: 'command_timed_out' });
-    const escaped = Number(doc.stdout.content.trim());
     expect(doc.background.pids).toContain(escaped);
     expect(await waitUntilDead(escaped)).toBe(true);
   });

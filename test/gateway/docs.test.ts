@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
 import { matchesOutput, parseTranscript } from '../docs/markdown-examples.js';
-import { type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import type { ReplayProviders } from '../helpers/replay-providers.js';
 import { parseSse, readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
@@ -117,25 +117,20 @@ describe('README.md', () => {
     ]);
   });
 
-  test('every curl prints what the README shows (trace ids, latencies and `…` elisions aside)', async () => {
-    // A replay server of its own, so that the provider request ids it numbers follow the README's order.
-    const own = await startReplayProviders();
-    try {
-      const gateway = docsGateway(own);
-      for (const example of README_EXAMPLES) {
-        const response = await gateway.request(example.path, {
-          method: 'POST',
-          headers: example.headers,
-          body: example.body,
-        });
-        const printed = (await response.text()).replace(/\n+$/, '').split('\n');
-        expect({ curl: example.body, printed }).toEqual({
-          curl: example.body,
-          printed: matchesOutput(example.shown, printed) ? printed : example.shown,
-        });
-      }
-    } finally {
-      await own.close();
+  test('every curl prints what `verdict gateway --demo` answers (trace ids, latencies and `…` elisions aside)', async () => {
+    // The README's block is what `verdict gateway --demo` answers, with no provider key at all.
+    const gateway = createGateway({ providers: { demo: { type: 'demo' } } });
+    for (const example of README_EXAMPLES) {
+      const response = await gateway.request(example.path, {
+        method: 'POST',
+        headers: example.headers,
+        body: example.body,
+      });
+      const printed = (await response.text()).replace(/\n+$/, '').split('\n');
+      expect({ curl: example.body, printed }).toEqual({
+        curl: example.body,
+        printed: matchesOutput(example.shown, printed) ? printed : example.shown,
+      });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
+import { createHold, fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
@@ -415,8 +415,13 @@ describe('reliability', () => {
   });
 
   test('past the concurrency limit and its queue, a request is refused with retry-after', async () => {
-    const gateway = gatewayWith({ concurrency: 1, queue: 0, routes: { text: { timeoutMs: 20_000 } } });
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 2000 });
+    const gateway = gatewayWith({ concurrency: 1, queue: 0 });
+    // The first request holds the only place until the refusal was seen, however slow the machine is.
+    const { promise: refusalSeen, release } = createHold();
+    replay.enqueue({
+      ...fixture('openai.chat/success/length-with-unknown-fields.json'),
+      holdUntil: refusalSeen,
+    });
     const first = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
     await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     const refused = await readEnvelope(
@@ -429,6 +434,7 @@ describe('reliability', () => {
       provider: 'system',
       error: { code: 'RATE_LIMITED' },
     });
+    release();
     expect((await readEnvelope(await first)).envelope.success).toBe(true);
   });
 
@@ -443,7 +449,11 @@ describe('reliability', () => {
 
   test('close() refuses new provider requests while requests in flight finish; idle() waits for them', async () => {
     const gateway = gatewayWith();
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 1500 });
+    const { promise: checked, release } = createHold();
+    replay.enqueue({
+      ...fixture('openai.chat/success/length-with-unknown-fields.json'),
+      holdUntil: checked,
+    });
     const inFlight = post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
     await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(1);
     gateway.close();
@@ -453,7 +463,15 @@ describe('reliability', () => {
     expect(refused.envelope).toMatchObject({ error: { code: 'PROVIDER_UNAVAILABLE' } });
     const health = await readEnvelope(await gateway.request('/healthz'));
     expect(health.envelope).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
-    await gateway.idle();
+    expect(gateway.inFlight()).toBeGreaterThan(0);
+    let idle = false;
+    const waiting = gateway.idle().then(() => {
+      idle = true;
+    });
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    release();
+    await waiting;
     expect((await readEnvelope(await inFlight)).envelope.success).toBe(true);
   });
 });
@@ -668,13 +686,15 @@ describe('POST /v1/videos', () => {
   });
 
   test('a failed job is PROVIDER_ERROR; a job slower than the route timeout is PROVIDER_TIMEOUT', async () => {
+    // The failed job gets the default deadline, so that a busy machine cannot turn its failure into a timeout.
+    const patient = gatewayWith({ retries: 0, videoPollMs: 10 });
     const gateway = gatewayWith({ retries: 0, videoPollMs: 10, routes: { videos: { timeoutMs: 300 } } });
     replay.enqueue({
       ...fixture('replicate.prediction/PROVIDER_ERROR/failed-with-200.json'),
       match: '/predictions/',
     });
     const failed = await readEnvelope(
-      await post(gateway, '/v1/videos', { model: 'replicate:minimax/video-01', prompt: 'x' }),
+      await post(patient, '/v1/videos', { model: 'replicate:minimax/video-01', prompt: 'x' }),
     );
     expect(failed.status).toBe(502);
     expect(failed.envelope).toMatchObject({

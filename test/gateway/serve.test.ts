@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { memoryIo } from '../helpers/memory-io.js';
-import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
+import {
+  createHold,
+  fixture,
+  type ReplayProviders,
+  startReplayProviders,
+} from '../helpers/replay-providers.js';
 import { CLI_PATH } from '../helpers/spawn-cli.js';
 import { parseSse, readEnvelope } from './envelope-assertions.js';
 
@@ -89,7 +94,13 @@ describe('verdict gateway', () => {
 
   test('SIGTERM/SIGINT stop gracefully: a request in flight still gets its answer', async () => {
     const cli = await startCli([], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: replay.baseURL.openai });
-    replay.enqueue({ ...fixture('openai.chat/success/length-with-unknown-fields.json'), delayMs: 500 });
+    // The provider answers only once the gateway is stopping, so the request is in flight then, however slow
+    // the machine is.
+    const hold = createHold();
+    replay.enqueue({
+      ...fixture('openai.chat/success/length-with-unknown-fields.json'),
+      holdUntil: hold.promise,
+    });
     const before = replay.requests.length;
     const inFlight = fetch(`${cli.url}/v1/text`, {
       method: 'POST',
@@ -97,6 +108,8 @@ describe('verdict gateway', () => {
     });
     await expect.poll(() => replay.requests.length, { timeout: 15_000 }).toBe(before + 1);
     cli.stop();
+    await expect.poll(() => cli.io.stderr.text(), { timeout: 15_000 }).toContain('for 1 request(s)');
+    hold.release();
     const answer = await readEnvelope(await inFlight);
     expect(answer.envelope).toMatchObject({ success: true, content: 'Once upon a' });
     expect(await cli.exit).toBe(0);
@@ -249,7 +262,7 @@ describe('verdict gateway', () => {
         routes: { text: { timeoutMs: 5000, retries: 1 } },
       }),
     );
-    const io = memoryIo({ env: {}, cwd: dir });
+    const io = memoryIo({ env: { MY_KEY: 'sk-mine', GROQ_API_KEY: 'gsk-groq' }, cwd: dir });
     expect(await run(['gateway', '--config', 'good.json', '--check-config'], io)).toBe(0);
     expect(io.stdout.text()).toContain('2 provider(s) (openai, groq), 1 alias(es)');
     const missing = memoryIo({ env: {}, cwd: dir });

@@ -15,7 +15,8 @@
  * With nothing queued, each endpoint answers its default success (streamed when the request asks for a
  * stream). `enqueue` takes answers in the fixtures' own shape (`status`, `headers`, `body`, `body_base64`,
  * `events`, `sse`) plus test controls: `delayMs` (answer late), `eventDelayMs` (between stream events),
- * `dropAfterEvents` (destroy the connection mid-stream), `hang` (never answer), `match` (only for a path
+ * `dropAfterEvents` (destroy the connection mid-stream), `hang` (never answer), `holdUntil` (answer once the test
+ * lets it: a request kept in flight for as long as the test needs, whatever the machine's speed), `match` (only for a path
  * containing it). Answers carry an `x-request-id` header unless they set their own. Replicate bodies have
  * their `https://api.replicate.com` URLs rewritten to this server, so video jobs are polled here too.
  */
@@ -23,6 +24,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+
+/** A promise for `holdUntil` and the function that settles it. */
+export function createHold(): { promise: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
 
 /** Where the recorded fixtures live. */
 export const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures', 'unified');
@@ -49,6 +59,8 @@ export interface ReplayAnswer {
   dropAfterEvents?: number;
   /** Never answer (until the client goes away). */
   hang?: boolean;
+  /** Answer only once this settles: the test decides how long the request stays in flight, not a clock. */
+  holdUntil?: Promise<unknown>;
   /** Only for requests whose path contains this; other requests pass this queued answer by. */
   match?: string;
 }
@@ -205,6 +217,7 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
     const chosen =
       index >= 0 ? (queue.splice(index, 1)[0] as ReplayAnswer) : defaultAnswer(request.path, streamed);
     if (chosen.hang) return;
+    if (chosen.holdUntil !== undefined) await chosen.holdUntil.catch(() => undefined);
     if (chosen.delayMs) await sleep(chosen.delayMs);
     if (res.destroyed) return;
     counter++;

@@ -11,9 +11,12 @@ import { fail, ok } from '../../contract/builders.js';
 import { isVerdictError } from '../../errors.js';
 import {
   type AssetHandler,
+  checkCredentials,
   checkGatewayConfig,
   createGateway,
   type GatewayConfig,
+  type ProviderSettings,
+  providerKeyVariables,
   providersFromEnv,
 } from '../../gateway/index.js';
 import { readJson } from '../../json/index.js';
@@ -28,13 +31,13 @@ import { consoleFiles } from './console-files.js';
 
 const USAGE = [
   'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
-  '                       [--console-dotfiles] [--console-symlinks] [--log-content]',
+  '                       [--console-dotfiles] [--console-symlinks] [--log-content] [--demo]',
   '',
   'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
   '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
-  'Without --config, one route per provider whose key variable is set (OPENAI_API_KEY, ANTHROPIC_API_KEY,',
-  'GOOGLE_GENERATIVE_AI_API_KEY, REPLICATE_API_TOKEN, OPENROUTER_API_KEY, GROQ_API_KEY), honouring their',
-  '*_BASE_URL variables. Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated).',
+  'Without --config, one route per provider whose key variable is set, honouring their *_BASE_URL variables:',
+  ...wrapWords(providerKeyVariables().map(({ variable }) => variable)),
+  'Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated).',
   '',
   'Options:',
   '  --host HOST       Address to bind (default 127.0.0.1).',
@@ -46,6 +49,7 @@ const USAGE = [
   '  --console-dotfiles  Also serve files and folders whose name starts with a dot.',
   '  --console-symlinks  Also follow symlinks that lead out of DIR.',
   '  --log-content     Log prompts and outputs (off by default).',
+  '  --demo            Add the offline demo provider: recorded answers for every route, no account needed.',
   '  -h, --help        Show this help.',
   '',
   'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully: /healthz answers 503 while',
@@ -54,13 +58,47 @@ const USAGE = [
   '',
 ].join('\n');
 
+/** Words joined with commas into lines of at most 110 characters, each indented by two spaces. */
+function wrapWords(words: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const [index, word] of words.entries()) {
+    const piece = `${word}${index === words.length - 1 ? '.' : ','}`;
+    if (line !== '' && line.length + piece.length + 1 > 108) {
+      lines.push(`  ${line}`);
+      line = '';
+    }
+    line = line === '' ? piece : `${line} ${piece}`;
+  }
+  if (line !== '') lines.push(`  ${line}`);
+  return lines;
+}
+
+/**
+ * What to do when no provider is configured: each provider's key variable (from the provider table, so a new
+ * provider type is listed as soon as it exists), the config file, and the demo.
+ */
+function firstRunAdvice(): string {
+  const keys = providerKeyVariables();
+  const width = Math.max(...keys.map(({ provider }) => provider.length));
+  return [
+    'verdict gateway: no provider is configured, so every model request fails until one is. To call a provider,',
+    'set its key variable and start again:',
+    ...keys.map(({ provider, variable }) => `  ${provider.padEnd(width)}  ${variable}`),
+    'Or describe providers in a JSON file anywhere you like (say ./verdict-gateway.json; docs/gateway.md lists',
+    'its members) and start with --config ./verdict-gateway.json.',
+    'To try the gateway and its console without any account: verdict gateway --demo',
+    '',
+  ].join('\n');
+}
+
 function usageFailure(
   io: CommandIo,
   json: boolean,
   message: string,
   details: Record<string, unknown> = {},
 ): number {
-  const result = fail(`Invalid arguments for verdict gateway: ${message}`, {
+  const result = fail(`Invalid arguments for gateway: ${message}`, {
     error: message,
     error_code: 'invalid_arguments',
     details: { usage: 'Run verdict gateway --help for the options.', ...details },
@@ -147,6 +185,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-dotfiles': { type: 'boolean', description: 'Serve dotfiles of the console directory.' },
     'console-symlinks': { type: 'boolean', description: 'Follow symlinks out of the console directory.' },
     'log-content': { type: 'boolean', description: 'Log prompts and outputs.' },
+    demo: { type: 'boolean', description: 'Add the offline demo provider.' },
   });
   if (parsed.help) {
     io.stdout.write(USAGE);
@@ -165,6 +204,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-dotfiles'?: boolean;
     'console-symlinks'?: boolean;
     'log-content'?: boolean;
+    demo?: boolean;
   };
   // An empty host would make Node listen on every interface: binding beyond loopback must be asked for by name.
   if (options.host.trim() === '') {
@@ -203,13 +243,54 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       );
     }
   }
-  const providers = Object.keys(config.providers ?? providersFromEnv(io.env));
+  const configured: Record<string, ProviderSettings> = {
+    ...(config.providers ?? providersFromEnv(io.env)),
+  };
+  if (options.demo) {
+    if (configured.demo !== undefined && configured.demo.type !== 'demo') {
+      return usageFailure(
+        io,
+        parsed.json,
+        'The configuration names a provider "demo" already; --demo adds one by that name. Rename yours.',
+      );
+    }
+    configured.demo = { type: 'demo' };
+  }
+  config = { ...config, providers: configured };
+  const providers = Object.keys(configured);
   const aliases = Object.keys(config.aliases ?? {});
+  // A provider without its key would send an empty one and fail on every request: a configuration error now,
+  // naming the variable, rather than a 401 from the provider later.
+  const missing = checkCredentials(configured, io.env);
+  if (missing.length > 0) {
+    if (!parsed.json) {
+      for (const problem of missing) io.stderr.write(`verdict gateway: ${problem.message}\n`);
+    }
+    return usageFailure(
+      io,
+      parsed.json,
+      `${missing.length} provider(s) lack their key: ${missing.map((problem) => problem.message).join(' ')}`,
+      { problems: missing },
+    );
+  }
+  if (options['check-config'] && providers.length === 0) {
+    if (!parsed.json) io.stderr.write(firstRunAdvice());
+    return usageFailure(
+      io,
+      parsed.json,
+      'No provider is configured: set a provider key variable, give --config FILE, or add --demo.',
+      { key_variables: providerKeyVariables() },
+    );
+  }
   if (options['check-config']) {
     const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
     emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
     return EXIT.success;
   }
+  const consoleHandler = consoleOption(consoleDir, {
+    dotfiles: options['console-dotfiles'] === true,
+    symlinks: options['console-symlinks'] === true,
+  });
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   let gateway: ReturnType<typeof createGateway>;
@@ -220,10 +301,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       ...(options['log-content'] ? { logContent: true } : {}),
       env: io.env,
       log,
-      ...consoleOption(consoleDir, {
-        dotfiles: options['console-dotfiles'] === true,
-        symlinks: options['console-symlinks'] === true,
-      }),
+      ...consoleHandler,
     });
   } catch (error) {
     // A gateway key too short (from the environment too) is a configuration error like any other.
@@ -274,9 +352,11 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     address !== null && typeof address === 'object'
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : String(address);
+  const consoleNote = consoleHandler.console === undefined ? '' : `; console at ${shown}/`;
   io.stderr.write(
-    `verdict gateway: serving on ${shown} (${providers.length > 0 ? providers.join(', ') : 'no provider configured'})\n`,
+    `verdict gateway: serving on ${shown} (${providers.length > 0 ? providers.join(', ') : 'no provider configured'})${consoleNote}\n`,
   );
+  if (providers.length === 0) io.stderr.write(firstRunAdvice());
   await waitForAbort(io.signal);
   // Graceful stop (docs/gateway.md, "Shutdown"): the listener stays open through the grace period, answering
   // /healthz 503 and new provider requests 503, while requests in flight finish; when it ends, each unfinished

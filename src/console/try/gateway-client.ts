@@ -3,6 +3,8 @@
  * HTTP status and the trace id. It never looks at which provider answered; the views render by shape.
  */
 
+import { explainUnreachable } from './explain-unreachable.js';
+
 /** The modalities the gateway serves, with their endpoint. */
 export const MODALITIES = {
   text: '/v1/text',
@@ -73,14 +75,20 @@ async function answerOf(response: Response, started: number): Promise<GatewayAns
   }
 }
 
-function networkFailure(error: unknown, started: number): GatewayAnswer {
+async function networkFailure(
+  error: unknown,
+  started: number,
+  connection: GatewayConnection,
+): Promise<GatewayAnswer> {
   const aborted = error instanceof DOMException && error.name === 'AbortError';
+  const elapsedMs = Math.round(performance.now() - started);
   return {
     status: 0,
     body: undefined,
     traceId: null,
-    elapsedMs: Math.round(performance.now() - started),
-    problem: aborted ? 'Cancelled.' : `No answer from the gateway: ${(error as Error).message}`,
+    elapsedMs,
+    // A refused origin and a gateway that is down look the same to the page; telling them apart says what to fix.
+    problem: aborted ? 'Cancelled.' : await explainUnreachable(connection.baseUrl, location.origin),
   };
 }
 
@@ -97,7 +105,7 @@ export async function fetchModels(
     });
     return await answerOf(response, started);
   } catch (error) {
-    return networkFailure(error, started);
+    return networkFailure(error, started, connection);
   }
 }
 
@@ -149,7 +157,7 @@ export async function sendRequest(
       ...(final === undefined ? { problem: 'The stream ended without its final envelope.' } : {}),
     };
   } catch (error) {
-    return networkFailure(error, started);
+    return networkFailure(error, started, connection);
   }
 }
 

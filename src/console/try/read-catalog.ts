@@ -3,7 +3,7 @@ import { isJsonObject } from '../../contract/findings.js';
 /** What `GET /v1/models` says the gateway offers: providers with their modalities, and aliases. */
 export interface Catalog {
   /** Configured providers, by id, with the modalities each serves. */
-  providers: { id: string; modalities: string[] }[];
+  providers: { id: string; modalities: string[]; demo?: boolean }[];
   /** Configured aliases (route names standing for one or more `provider:model` targets). */
   aliases: string[];
 }
@@ -23,6 +23,7 @@ export function readCatalog(body: unknown): Catalog {
                 modalities: Array.isArray(p.modalities)
                   ? p.modalities.filter((m): m is string => typeof m === 'string')
                   : [],
+                ...(p.demo === true ? { demo: true } : {}),
               },
             ]
           : [],

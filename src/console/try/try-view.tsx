@@ -52,7 +52,7 @@ export function TryView() {
       setRoutesNote(
         [
           found.providers.length > 0 &&
-            `Providers: ${found.providers.map((p) => `${p.id} (${p.modalities.join(', ')})`).join('; ')}.`,
+            `Providers: ${found.providers.map((p) => `${p.id}${p.demo ? ' (offline demo, recorded answers)' : ''} (${p.modalities.join(', ')})`).join('; ')}.`,
           found.aliases.length > 0 && `Aliases: ${found.aliases.join(', ')}.`,
           'Type provider:model or an alias.',
         ]
@@ -61,7 +61,7 @@ export function TryView() {
       );
     } else if (listed.status === 0 || listed.body === undefined) {
       setRoutesNote(
-        `No gateway answers here (${listed.problem ?? `HTTP ${listed.status}`}). Check and Receipt work without one.`,
+        `${listed.problem ?? `No gateway answers here (HTTP ${listed.status}).`} Check and Receipt work without one.`,
       );
     } else {
       const error = (listed.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;

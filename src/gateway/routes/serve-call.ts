@@ -54,6 +54,8 @@ export function decorate(
   metadata.latency_ms = Math.round(performance.now() - startedAt);
   metadata.attempts = outcome.attempts;
   if (target !== undefined) metadata.target = target.label;
+  // A recorded answer must never pass for a provider's: the demo's envelopes say so (docs/gateway.md).
+  if (target?.provider.type === 'demo') metadata.demo = true;
   if (outcome.fallbackFrom.length > 0) metadata.fallback_from = outcome.fallbackFrom;
   return envelope;
 }
