@@ -15,7 +15,7 @@ const MAX_TOOLS = 128;
 /** Most tool calls in one assistant message. */
 const MAX_TOOL_CALLS = 128;
 
-const mediaType = z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'must be a media type such as application/pdf');
+const mediaType = z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'Must be a media type such as application/pdf.');
 
 /** A text part: `{type: "text", text}`. */
 const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
@@ -28,7 +28,7 @@ const imageUrlPart = z.strictObject({
       .string()
       .regex(
         /^(https:\/\/[^\s]+|data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]*={0,2})$/,
-        'must be an https: URL or a data:image/…;base64, URL',
+        'Must be an https: URL or a data:image/…;base64, URL.',
       )
       .describe('An https: URL (never fetched by the gateway) or a base64 data: URL.'),
     detail: z.enum(['auto', 'low', 'high']).optional(),
@@ -53,7 +53,7 @@ const filePart = z.strictObject({
       .min(1)
       .regex(
         /^(data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/]*={0,2}$/,
-        'must be base64 bytes or a data:…;base64, URL',
+        'Must be base64 bytes or a data:…;base64, URL.',
       )
       .describe('The file bytes, base64-encoded, or a base64 data: URL.'),
     media_type: mediaType.optional().describe('Media type of the file; taken from a data: URL when absent.'),
@@ -62,11 +62,11 @@ const filePart = z.strictObject({
 });
 
 const userPart = z.discriminatedUnion('type', [textPart, imageUrlPart, inputAudioPart, filePart], {
-  error: 'must be a part of type text, image_url, input_audio or file',
+  error: 'Must be a part of type text, image_url, input_audio or file.',
 });
 
 const textOnly = z.union([z.string(), z.array(textPart).max(MAX_PARTS)], {
-  error: 'must be a string or a list of text parts',
+  error: 'Must be a string or a list of text parts.',
 });
 
 /** One tool call the model made, as an assistant message carries it back. */
@@ -92,7 +92,7 @@ const developerMessage = z.strictObject({
 const userMessage = z.strictObject({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(userPart).min(1).max(MAX_PARTS)], {
-    error: 'must be a string or a non-empty list of parts',
+    error: 'Must be a string or a non-empty list of parts.',
   }),
   name: z.string().optional(),
 });
@@ -112,7 +112,7 @@ const toolMessage = z.strictObject({
 export const chatMessageSchema = z.discriminatedUnion(
   'role',
   [systemMessage, developerMessage, userMessage, assistantMessage, toolMessage],
-  { error: 'must be a message whose role is system, developer, user, assistant or tool' },
+  { error: 'Must be a message whose role is system, developer, user, assistant or tool.' },
 );
 
 /** The messages of a request, oldest first. */
@@ -128,7 +128,7 @@ const toolSchema = z.strictObject({
   function: z.strictObject({
     name: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"')
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".')
       .describe('The tool name.'),
     description: z.string().max(4096).optional(),
     parameters: jsonSchemaObject.optional(),
@@ -148,7 +148,7 @@ export const chatOptionsShape = {
           function: z.strictObject({ name: z.string().min(1).max(64) }),
         }),
       ],
-      { error: 'must be "auto", "none", "required" or {type: "function", function: {name}}' },
+      { error: 'Must be "auto", "none", "required" or {type: "function", function: {name}}.' },
     )
     .optional(),
   parallel_tool_calls: z.boolean().optional().describe('false: at most one tool call per answer.'),
@@ -161,21 +161,21 @@ export const chatOptionsShape = {
         z.strictObject({
           type: z.literal('json_schema'),
           json_schema: z.strictObject({
-            name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "_" or "-"'),
+            name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".'),
             description: z.string().optional(),
             schema: jsonSchemaObject,
             strict: z.boolean().optional(),
           }),
         }),
       ],
-      { error: 'must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}' },
+      { error: 'Must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}.' },
     )
     .optional()
     .describe('Ask for a JSON answer; json_schema answers are checked against the schema.'),
   top_p: z.number().min(0).max(1).optional(),
   stop: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)], {
-      error: 'must be a string or a list of 1 to 4 strings',
+      error: 'Must be a string or a list of 1 to 4 strings.',
     })
     .optional(),
   seed: z.number().int().optional(),

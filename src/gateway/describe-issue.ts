@@ -115,3 +115,26 @@ export function describeIssue(issue: z.core.$ZodRawIssue): string {
 
 /** The parse options that put verdict's words on every issue without a message of its schema's own. */
 export const REQUEST_PARSE_OPTIONS = { error: describeIssue } as const;
+
+/** One issue as a parse reports it, with the branches of a union when it is one. */
+type ReportedIssue = z.core.$ZodIssue;
+
+/** True when a union branch's issues show the value had that branch's shape (its root type matched). */
+function shapeMatches(branch: readonly ReportedIssue[]): boolean {
+  return !branch.some((issue) => issue.path.length === 0 && issue.code === 'invalid_type');
+}
+
+/**
+ * The issues of a parse with each union replaced by the issues of the branch the value was meant for (the one
+ * whose root type matched, fewest problems first), so that a problem deep in a message is reported at its own
+ * pointer rather than as "matches none" at the list.
+ */
+export function expandUnions(issues: readonly ReportedIssue[]): ReportedIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+    const branches = issue.errors.filter(shapeMatches).sort((a, b) => a.length - b.length);
+    const chosen = branches[0];
+    if (chosen === undefined || chosen.length === 0) return [issue];
+    return expandUnions(chosen.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
+  });
+}

@@ -17,7 +17,7 @@ export const textRequestSchema = z
     model,
     input: z
       .union([z.string().min(1), chatMessagesSchema], {
-        error: 'must be a non-empty string or a non-empty list of messages',
+        error: 'Must be a non-empty string or a non-empty list of messages.',
       })
       .optional()
       .describe('A prompt, or a list of messages (the same as `messages`); give `input` or `messages`.'),

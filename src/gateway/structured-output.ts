@@ -3,7 +3,7 @@ import { readJson } from '../json/index.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import { type ConfigProblem, problemsOf } from './config.js';
-import { REQUEST_PARSE_OPTIONS } from './describe-issue.js';
+import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -66,7 +66,7 @@ function checkObject(envelope: UnifiedOutput, schema: z.ZodType | undefined, nam
     violations = [];
   } else {
     const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
-    violations = parsed.success ? [] : problemsOf(parsed.error.issues);
+    violations = parsed.success ? [] : problemsOf(expandUnions(parsed.error.issues));
   }
   if (read.ok && violations.length === 0) {
     (envelope.metadata as Record<string, unknown>).object = read.value;
