@@ -527,3 +527,38 @@ describe('sampling options reach the provider', () => {
     });
   });
 });
+
+describe('GET /openapi.json', () => {
+  test('describes the chat request: messages and their parts, tools, tool choice, structured output', async () => {
+    const document = (await (await gateway().request('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }
+      >;
+    };
+    const schema = document.paths['/v1/text']?.post.requestBody.content['application/json']?.schema as {
+      properties: Record<string, unknown>;
+    };
+    for (const member of [
+      'messages',
+      'tools',
+      'tool_choice',
+      'parallel_tool_calls',
+      'response_format',
+      'top_p',
+      'stop',
+      'seed',
+      'presence_penalty',
+      'frequency_penalty',
+      'max_tokens',
+      'reasoning_effort',
+      'provider_options',
+    ]) {
+      expect(schema.properties, member).toHaveProperty(member);
+    }
+    const text = JSON.stringify(schema.properties.messages);
+    for (const part of ['image_url', 'input_audio', 'file', 'tool_call_id', 'tool_calls', 'developer']) {
+      expect(text, part).toContain(`"${part}"`);
+    }
+  });
+});
