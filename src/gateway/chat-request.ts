@@ -54,7 +54,8 @@ const REFUSED: Readonly<Record<ChatFamily, ReadonlySet<Refusable>>> = {
   'openai.chat': new Set(),
   'openai.responses': new Set(['input_audio', 'seed', 'presence_penalty', 'frequency_penalty', 'stop']),
   anthropic: new Set(['input_audio', 'seed', 'presence_penalty', 'frequency_penalty']),
-  google: new Set(['parallel_tool_calls']),
+  // Gemini 2.5 on the Gemini API ignores penalties (the AI SDK drops them with a warning), so none are sent.
+  google: new Set(['parallel_tool_calls', 'presence_penalty', 'frequency_penalty']),
   'openai-compatible': new Set(['parallel_tool_calls']),
   other: new Set(['input_audio', 'parallel_tool_calls']),
 };
