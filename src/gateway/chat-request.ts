@@ -74,20 +74,35 @@ const FILE_TYPES: Readonly<Record<ChatFamily, readonly string[] | undefined>> = 
 export interface ChatCall {
   /** The prompt, or the messages of the conversation. */
   prompt: string | ModelMessage[];
+  /** Set for a message list, which may hold system messages. */
   allowSystemInMessages?: boolean;
+  /** The request's `system`. */
   instructions?: string;
+  /** The request's `tools`, without `execute`: the gateway never runs a tool. */
   tools?: ToolSet;
+  /** The request's `tool_choice`. */
   toolChoice?: 'auto' | 'none' | 'required' | { type: 'tool'; toolName: string };
+  /** The structured-output request of `response_format`. */
   output?: OutputInterface<string, string, never>;
+  /** `temperature`. */
   temperature?: number;
+  /** `top_p`. */
   topP?: number;
+  /** `stop`. */
   stopSequences?: string[];
+  /** `seed`. */
   seed?: number;
+  /** `presence_penalty`. */
   presencePenalty?: number;
+  /** `frequency_penalty`. */
   frequencyPenalty?: number;
+  /** `max_output_tokens` or `max_tokens`. */
   maxOutputTokens?: number;
+  /** `reasoning_effort`. */
   reasoning?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  /** `provider_options`, with the options the gateway sets for `parallel_tool_calls`. */
   providerOptions?: Record<string, Record<string, never>>;
+  /** Keeps every URL a URL: the gateway downloads nothing. */
   experimental_download: (requests: readonly unknown[]) => Promise<null[]>;
 }
 

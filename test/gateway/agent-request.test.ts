@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import type { ReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { AGENT_TOOLS, FAMILIES, type Family, UNITS_ARGS, WEATHER_ARGS } from './agent-wire.js';
 import { parseSse, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -560,5 +560,77 @@ describe('GET /openapi.json', () => {
     for (const part of ['image_url', 'input_audio', 'file', 'tool_call_id', 'tool_calls', 'developer']) {
       expect(text, part).toContain(`"${part}"`);
     }
+  });
+});
+
+describe('the answer', () => {
+  test('reasoning goes to metadata.reasoning when the request asked for it, never into content', async () => {
+    replay.enqueue(fixture('anthropic.messages/success/tool-use-with-thinking.json'));
+    const asked = await readEnvelope(
+      await post({ model: 'anthropic:claude-sonnet-4-5', input: 'Tides?', reasoning_effort: 'low' }),
+    );
+    expect(sent()).toMatchObject({ thinking: { type: 'enabled' } });
+    expect(asked.envelope).toMatchObject({
+      success: true,
+      content: 'Let me check.',
+      metadata: { reasoning: 'I should look this up.' },
+    });
+    replay.reset();
+    replay.enqueue(fixture('anthropic.messages/success/tool-use-with-thinking.json'));
+    const unasked = await readEnvelope(await post({ model: 'anthropic:claude-sonnet-4-5', input: 'Tides?' }));
+    expect(unasked.envelope.success && unasked.envelope.content).toBe('Let me check.');
+    expect(unasked.envelope.metadata).not.toHaveProperty('reasoning');
+  });
+
+  test('reasoning tokens stay counted in output_tokens', async () => {
+    replay.enqueue(fixture('openai.chat/success/text-with-cached-and-reasoning-usage.json'));
+    const answer = await readEnvelope(
+      await post({ model: 'openai:gpt-4.1', input: 'Hi', reasoning_effort: 'high' }),
+    );
+    expect(sent()).toMatchObject({ reasoning_effort: 'high' });
+    const details = answer.envelope.metadata.usage_details as { reasoning_tokens: number };
+    expect(details.reasoning_tokens).toBeGreaterThan(0);
+    expect(answer.envelope.success && answer.envelope.usage.output_tokens).toBeGreaterThanOrEqual(
+      details.reasoning_tokens,
+    );
+  });
+
+  test.each(FAMILIES)(
+    '$name: the streamed envelope of a tool call equals the unstreamed one',
+    async (family) => {
+      replay.enqueue(family.streamedToolCall());
+      const streamed = readStreamEnvelope(
+        await (
+          await post({ model: family.model, input: 'Weather?', tools: AGENT_TOOLS, stream: true })
+        ).text(),
+      ).envelope;
+      replay.reset();
+      replay.enqueue(family.toolCalls(false));
+      const plain = (
+        await readEnvelope(await post({ model: family.model, input: 'Weather?', tools: AGENT_TOOLS }))
+      ).envelope;
+      const calls = (envelope: typeof plain) =>
+        (envelope.metadata.tool_calls as { id: string; name: string; arguments: unknown }[]).map((call) =>
+          family.givesIds ? call : { name: call.name, arguments: call.arguments },
+        );
+      expect(calls(streamed)).toEqual(calls(plain));
+      expect(streamed).toMatchObject({
+        success: true,
+        content: plain.content,
+        metadata: { finish_reason: 'tool_calls' },
+      });
+    },
+  );
+
+  test('a streamed answer to a JSON request is checked too: the envelope event is the failure', async () => {
+    const response = await post({
+      model: 'openai:gpt-4.1-nano',
+      input: 'Say hello',
+      response_format: { type: 'json_object' },
+      stream: true,
+    });
+    const { deltas, envelope } = readStreamEnvelope(await response.text());
+    expect(deltas.join('')).toBe('Hello!');
+    expect(envelope).toMatchObject({ success: false, error: { code: 'INVALID_PROVIDER_RESPONSE' } });
   });
 });
