@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { readJson } from '../json/index.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { type ConfigProblem, problemsOf, toPointer } from './config.js';
+import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
 
 /** Why a request body was refused: the failure's code, a sentence and its details. */
 export interface RequestProblem {
@@ -156,8 +157,8 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
     path: `${duplicate.path}${toPointer([duplicate.key])}`,
     message: `Member "${duplicate.key}" appears more than once.`,
   }));
-  const parsed = schema.safeParse(read.value);
-  if (!parsed.success) problems.push(...problemsOf(parsed.error.issues));
+  const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
+  if (!parsed.success) problems.push(...problemsOf(expandUnions(parsed.error.issues)));
   if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };
   return { ok: true, value: parsed.data as z.infer<S> };
 }

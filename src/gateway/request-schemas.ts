@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
 
 /**
  * The request bodies of the gateway's routes. The same schemas validate requests and generate
@@ -10,24 +11,48 @@ const model = z
   .min(1)
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
 
-const message = z.strictObject({
-  role: z.enum(['system', 'user', 'assistant']),
-  content: z.string(),
-});
-
 /** `POST /v1/text`: generate text, optionally streamed as server-sent events. */
-export const textRequestSchema = z.strictObject({
-  model,
-  input: z
-    .union([z.string().min(1), z.array(message).min(1)], {
-      error: 'must be a non-empty string or a non-empty list of {role, content} messages',
-    })
-    .describe('A prompt, or a list of messages with role and content.'),
-  system: z.string().optional().describe('System instructions.'),
-  temperature: z.number().min(0).max(2).optional(),
-  max_output_tokens: z.number().int().positive().optional(),
-  stream: z.boolean().optional().describe('Answer with text/event-stream: delta events, then the envelope.'),
-});
+export const textRequestSchema = z
+  .strictObject({
+    model,
+    input: z
+      .union([z.string().min(1), chatMessagesSchema], {
+        error: 'Must be a non-empty string or a non-empty list of messages.',
+      })
+      .optional()
+      .describe('A prompt, or a list of messages (the same as `messages`); give `input` or `messages`.'),
+    messages: chatMessagesSchema
+      .optional()
+      .describe('The conversation, OpenAI chat style: system, developer, user, assistant and tool messages.'),
+    system: z.string().optional().describe('System instructions.'),
+    temperature: z.number().min(0).max(2).optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+    ...chatOptionsShape,
+    stream: z
+      .boolean()
+      .optional()
+      .describe('Answer with text/event-stream: delta and tool-call events, then the envelope.'),
+  })
+  .superRefine((body, context) => {
+    if ((body.input === undefined) === (body.messages === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: body.input === undefined ? [] : ['messages'],
+        message:
+          body.input === undefined
+            ? 'Give the prompt as "input" or the conversation as "messages".'
+            : 'Give "input" or "messages", not both.',
+      });
+    }
+    if (body.max_tokens !== undefined && body.max_output_tokens !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['max_tokens'],
+        message: 'Give "max_tokens" or "max_output_tokens", not both.',
+      });
+    }
+  })
+  .meta({ oneOf: [{ required: ['input'] }, { required: ['messages'] }] });
 
 /** `POST /v1/images`: generate images. */
 export const imagesRequestSchema = z.strictObject({

@@ -94,7 +94,9 @@ export interface AiSdkTextResult {
   /** Generated files (images and other media). */
   readonly files?: readonly AiSdkFile[] | undefined;
   /** Tool calls of the last step. */
-  readonly toolCalls?: readonly { toolCallId: string; toolName: string; input?: unknown }[] | undefined;
+  readonly toolCalls?:
+    | readonly { toolCallId: string; toolName: string; input?: unknown; invalid?: boolean | undefined }[]
+    | undefined;
   /** Response metadata. */
   readonly response?: AiSdkResponse | undefined;
   /** Provider-specific metadata, keyed by provider. */
@@ -294,7 +296,10 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
   }
   const usage = usageOf(result.totalUsage ?? result.usage);
   const calls = (result.toolCalls ?? []).map((call) =>
-    omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
+    // The AI SDK keeps arguments that are not JSON as the model's raw text, on a call it marks invalid.
+    call.invalid === true && typeof call.input === 'string'
+      ? { id: call.toolCallId, name: call.toolName, arguments: call.input, arguments_not_json: true }
+      : omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
   );
   if (calls.length > 0) metadata.tool_calls = calls;
   return assembleSuccess(provider, result.text, usage, (result.files ?? []).map(fileItem), metadata);

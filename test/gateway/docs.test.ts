@@ -104,7 +104,7 @@ describe('docs/gateway.md', () => {
 });
 
 describe('README.md', () => {
-  test('its gateway block has a request per modality, a streamed text included', () => {
+  test('its gateway blocks have a request per modality, a streamed text and a tool-call round trip', () => {
     expect(
       README_EXAMPLES.map((example) => [example.path, JSON.parse(example.body).stream === true]),
     ).toEqual([
@@ -114,6 +114,8 @@ describe('README.md', () => {
       ['/v1/speech', false],
       ['/v1/transcriptions', false],
       ['/v1/videos', false],
+      ['/v1/text', false],
+      ['/v1/text', false],
     ]);
   });
 

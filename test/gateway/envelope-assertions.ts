@@ -61,3 +61,24 @@ export function readStreamEnvelope(text: string): { deltas: string[]; envelope: 
     .map((event) => (JSON.parse(event.data) as { text: string }).text);
   return { deltas, envelope };
 }
+
+/** Phrases of the validation library's own messages, which a request problem must never show. */
+export const LIBRARY_PHRASES = [
+  /Invalid input/i,
+  /expected .* received/i,
+  /Too (big|small)/,
+  /<=|>=/,
+  /Invalid option/,
+  /Unrecognized key/,
+  /Invalid string/,
+];
+
+/** Check that the gateway's own request problems are in verdict's words, none in the validation library's. */
+export function expectOwnWords(envelope: UnifiedOutput): void {
+  if (envelope.success || envelope.provider !== 'system' || envelope.error.code !== 'VALIDATION_ERROR')
+    return;
+  const problems = (envelope.error.details.problems ?? []) as { message?: unknown }[];
+  for (const text of [envelope.error.message, ...problems.map((problem) => String(problem.message))]) {
+    for (const phrase of LIBRARY_PHRASES) expect(text).not.toMatch(phrase);
+  }
+}

@@ -812,7 +812,11 @@ describe('service endpoints', () => {
     };
     expect(document.openapi).toBe('3.1.0');
     const text = document.paths['/v1/text']?.post?.requestBody.content['application/json']?.schema;
-    expect(text?.required).toEqual(['model', 'input']);
+    expect(text?.required).toEqual(['model']);
+    expect((text as { oneOf?: unknown }).oneOf).toEqual([
+      { required: ['input'] },
+      { required: ['messages'] },
+    ]);
     expect(text?.additionalProperties).toBe(false);
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([

@@ -13,7 +13,8 @@
  *   await replay.close();
  *
  * With nothing queued, each endpoint answers its default success (streamed when the request asks for a
- * stream). `enqueue` takes answers in the fixtures' own shape (`status`, `headers`, `body`, `body_base64`,
+ * stream); a Chat Completions request with tools answers a `get_weather` tool call, or the answer after it when
+ * its last message is a tool result. `enqueue` takes answers in the fixtures' own shape (`status`, `headers`, `body`, `body_base64`,
  * `events`, `sse`) plus test controls: `delayMs` (answer late), `eventDelayMs` (between stream events),
  * `dropAfterEvents` (destroy the connection mid-stream), `hang` (never answer), `holdUntil` (answer once the test
  * lets it: a request kept in flight for as long as the test needs, whatever the machine's speed), `match` (only for a path
@@ -152,7 +153,23 @@ const DEFAULTS: { test: RegExp; answers: [string, string?] }[] = [
   { test: /\/predictions\/[^/]+$/, answers: ['replicate.prediction/success/single-video-url.json'] },
 ];
 
-function defaultAnswer(path: string, streamed: boolean): ReplayAnswer {
+/**
+ * A Chat Completions request that offers tools: a tool call (`get_weather`) for a new question, the answer after
+ * it once the request carries a tool result (the docs' tool-call round trip).
+ */
+function toolTurnAnswer(path: string, body: unknown, streamed: boolean): ReplayAnswer | undefined {
+  const request = body as { tools?: unknown; messages?: { role?: unknown }[] } | undefined;
+  if (streamed || !/\/chat\/completions$/.test(path) || !Array.isArray(request?.tools)) return undefined;
+  return fixture(
+    request.messages?.at(-1)?.role === 'tool'
+      ? 'openai.chat/success/text-after-tool-result.json'
+      : 'openai.chat/success/tool-calls.json',
+  );
+}
+
+function defaultAnswer(path: string, streamed: boolean, body?: unknown): ReplayAnswer {
+  const toolTurn = toolTurnAnswer(path.split('?')[0] ?? path, body, streamed);
+  if (toolTurn !== undefined) return toolTurn;
   const entry = DEFAULTS.find((candidate) => candidate.test.test(path.split('?')[0] ?? path));
   if (entry === undefined) {
     return {
@@ -215,7 +232,9 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
       (request.body as { stream?: unknown } | undefined)?.stream === true ||
       request.path.includes('streamGenerateContent');
     const chosen =
-      index >= 0 ? (queue.splice(index, 1)[0] as ReplayAnswer) : defaultAnswer(request.path, streamed);
+      index >= 0
+        ? (queue.splice(index, 1)[0] as ReplayAnswer)
+        : defaultAnswer(request.path, streamed, request.body);
     if (chosen.hang) return;
     if (chosen.holdUntil !== undefined) await chosen.holdUntil.catch(() => undefined);
     if (chosen.delayMs) await sleep(chosen.delayMs);

@@ -1,4 +1,4 @@
-import { generateText, type ModelMessage, streamText } from 'ai';
+import { generateText, streamText } from 'ai';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
@@ -16,6 +16,8 @@ import {
   stoppedFailure,
   traceFlagsOf,
 } from '../call-with-fallbacks.js';
+import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
+import type { ConfigProblem } from '../config.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -24,33 +26,79 @@ import {
   systemFailure,
 } from '../create-gateway.js';
 import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
+import { invalidRequest } from '../read-request.js';
 import { redactEnvelope } from '../redact-secrets.js';
 import type { TextRequest } from '../request-schemas.js';
+import { createObjectCheck, type ObjectCheck } from '../structured-output.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
 import { decorate, serveCall, withPlace } from './serve-call.js';
 
-/** The AI SDK call options of a text request (prompt or messages, instructions, sampling). */
-function textCall(body: TextRequest, input: AttemptInput) {
+/** A text request checked against its targets: each target's AI SDK call options and the answer's check. */
+interface PreparedText {
+  /** The translated call options, by target label. */
+  calls: Map<string, ChatCall>;
+  /** The structured-output check, when the request asks for JSON. */
+  objects: ObjectCheck | undefined;
+}
+
+/**
+ * Translate the request for every target it may go to (fallbacks included), so that a part or option one of
+ * them cannot take is refused before any provider is called. An unknown model is left to the call, which
+ * answers it.
+ */
+function prepareText(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  body: TextRequest,
+): { ok: true; prepared: PreparedText } | { ok: false; response: Response } {
+  const traceId = c.get('traceId');
+  const refuse = (problems: ConfigProblem[], extra: Record<string, unknown> = {}) => {
+    const problem = invalidRequest(problems, extra);
+    return {
+      ok: false as const,
+      response: respond(c, systemFailure(problem.code, problem.message, traceId, problem.details)),
+    };
+  };
+  const objects = createObjectCheck(body.response_format);
+  if (!objects.ok) return refuse(objects.problems);
+  const calls = new Map<string, ChatCall>();
+  const resolved = runtime.resolve(body.model, 'text', traceId);
+  for (const target of resolved.ok ? resolved.targets : []) {
+    const model = target.provider.text?.(target.modelId) as { provider?: unknown } | undefined;
+    const family = chatFamilyOf(target.provider.type, model?.provider);
+    const translated = toChatCall(body, target.provider.id, family);
+    if (!translated.ok)
+      return refuse(translated.problems, { provider: target.provider.id, target: target.label });
+    calls.set(target.label, translated.call);
+  }
+  return { ok: true, prepared: { calls, objects: objects.check } };
+}
+
+/** The AI SDK call options of one attempt: the translated request, the model and the transport. */
+function textCall(prepared: PreparedText, input: AttemptInput) {
   const model = input.target.provider.text?.(input.target.modelId);
-  if (model === undefined) throw new Error('The target has no text model.');
+  const call = prepared.calls.get(input.target.label);
+  if (model === undefined || call === undefined) throw new Error('The target has no text model.');
   return {
+    ...call,
     model,
-    ...(typeof body.input === 'string'
-      ? { prompt: body.input }
-      : {
-          messages: body.input.map((message) => ({ ...message }) as ModelMessage),
-          // A request's list may hold system messages (its schema allows the role); the AI SDK refuses them
-          // unless told otherwise.
-          allowSystemInMessages: true,
-        }),
-    ...(body.system === undefined ? {} : { instructions: body.system }),
-    ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
-    ...(body.max_output_tokens === undefined ? {} : { maxOutputTokens: body.max_output_tokens }),
     // The gateway retries (counted in metadata.attempts); the SDK's own retries would be invisible.
     maxRetries: 0,
     abortSignal: input.signal,
     headers: input.headers,
   };
+}
+
+/** The envelope of a text answer: structured output checked, reasoning kept apart from the content. */
+function finishText(
+  prepared: PreparedText,
+  envelope: UnifiedOutput,
+  reasoning: string | undefined,
+): UnifiedOutput {
+  if (envelope.success && reasoning !== undefined && reasoning !== '') {
+    (envelope.metadata as Record<string, unknown>).reasoning = reasoning;
+  }
+  return prepared.objects === undefined ? envelope : prepared.objects.apply(envelope);
 }
 
 /** `POST /v1/text` without streaming. */
@@ -59,13 +107,22 @@ export function serveText(
   runtime: GatewayRuntime,
   body: TextRequest,
 ): Promise<Response> {
+  const checked = prepareText(c, runtime, body);
+  if (!checked.ok) return Promise.resolve(checked.response);
+  const { prepared } = checked;
   return serveCall(c, runtime, {
     route: 'text',
     modality: 'text',
     model: body.model,
-    call: (input) => generateText(textCall(body, input)),
-    convert: fromGenerateText,
+    call: (input) => generateText(textCall(prepared, input)),
+    convert: (result, options) =>
+      finishText(prepared, fromGenerateText(result, options), reasoningOf(body, result.reasoningText)),
   });
+}
+
+/** Reasoning text goes to `metadata.reasoning` only when the request asked for reasoning. */
+function reasoningOf(body: TextRequest, text: string | undefined): string | undefined {
+  return body.reasoning_effort === undefined || body.reasoning_effort === 'none' ? undefined : text;
 }
 
 /** A started stream: the parts read so far and the rest of them. */
@@ -81,10 +138,10 @@ interface StartedStream {
  * Start a stream and read it up to its first text (or its end). An error before any text throws, so it is
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
-async function startStream(body: TextRequest, input: AttemptInput): Promise<StartedStream> {
+async function startStream(prepared: PreparedText, input: AttemptInput): Promise<StartedStream> {
   // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
   const result = streamText({
-    ...textCall(body, input),
+    ...textCall(prepared, input),
     includeRawChunks: true,
     // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams").
     headers: { ...input.headers, [STREAM_REQUEST_HEADER]: '1' },
@@ -111,6 +168,47 @@ async function startStream(body: TextRequest, input: AttemptInput): Promise<Star
   return { result, head, rest };
 }
 
+/** One part of the stream as far as tool calls go (`tool-input-start`, `tool-input-delta`, `tool-call`). */
+interface ToolStreamPart extends AiSdkStreamPart {
+  readonly id?: unknown;
+  readonly toolName?: unknown;
+  readonly delta?: unknown;
+  readonly toolCallId?: unknown;
+  readonly input?: unknown;
+}
+
+/**
+ * Pass the parts on, writing a `tool_call_start` event (`{id, name}`) when the model starts a tool call and
+ * `tool_call_delta` events (`{id, arguments}`) with the pieces of its arguments. A provider that sends a call
+ * in one piece gets one start and one delta holding all its arguments.
+ */
+async function* relayToolCalls(
+  parts: AsyncIterable<AiSdkStreamPart>,
+  write: (event: string, data: unknown) => Promise<void>,
+): AsyncIterable<AiSdkStreamPart> {
+  const started = new Set<string>();
+  for await (const part of parts as AsyncIterable<ToolStreamPart>) {
+    if (part.type === 'tool-input-start' && typeof part.id === 'string') {
+      started.add(part.id);
+      await write('tool_call_start', { id: part.id, name: part.toolName });
+    } else if (part.type === 'tool-input-delta' && typeof part.id === 'string' && part.delta !== '') {
+      await write('tool_call_delta', { id: part.id, arguments: part.delta });
+    } else if (
+      part.type === 'tool-call' &&
+      typeof part.toolCallId === 'string' &&
+      !started.has(part.toolCallId)
+    ) {
+      started.add(part.toolCallId);
+      await write('tool_call_start', { id: part.toolCallId, name: part.toolName });
+      await write('tool_call_delta', {
+        id: part.toolCallId,
+        arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
+      });
+    }
+    yield part;
+  }
+}
+
 async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
   yield* started.head;
   for (;;) {
@@ -132,10 +230,13 @@ async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
  * The started stream as the adapter reads it. The promises of the result are reached only through getters,
  * so they are created only once the stream ended well (a failed stream rejects them, and nobody would listen).
  */
-function streamView(started: StartedStream): AiSdkStreamTextResult {
+function streamView(
+  started: StartedStream,
+  write: (event: string, data: unknown) => Promise<void>,
+): AiSdkStreamTextResult {
   const source = started.result;
   return {
-    stream: replay(started),
+    stream: relayToolCalls(replay(started), write),
     get text() {
       return source.text;
     },
@@ -160,6 +261,11 @@ function streamView(started: StartedStream): AiSdkStreamTextResult {
   } as AiSdkStreamTextResult;
 }
 
+/** The reasoning text of a stream that ended well. */
+function streamReasoning(started: StartedStream): PromiseLike<string | undefined> {
+  return started.result.reasoningText;
+}
+
 /**
  * `POST /v1/text` with `"stream": true`: server-sent events `delta` (`{"text": …}`) then one `envelope` event
  * holding the complete envelope, equal to the unstreamed answer. A failure before the first text is answered
@@ -170,6 +276,9 @@ export function serveTextStream(
   runtime: GatewayRuntime,
   body: TextRequest,
 ): Promise<Response> {
+  const checked = prepareText(c, runtime, body);
+  if (!checked.ok) return Promise.resolve(checked.response);
+  const { prepared } = checked;
   const startedAt = performance.now();
   const traceId = c.get('traceId');
   const facts = c.get('facts');
@@ -182,7 +291,7 @@ export function serveTextStream(
       traceId,
       reliability: runtime.reliability('text'),
       clientSignal: clientGone.signal,
-      call: (input) => startStream(body, input),
+      call: (input) => startStream(prepared, input),
       queuedMs: place.queuedMs,
       stopSignal: runtime.stopSignal,
       traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
@@ -210,10 +319,15 @@ export function serveTextStream(
         model: { provider: target.model?.provider, modelId: target.modelId },
       };
       try {
-        envelope = await fromStreamText(streamView(started), adapter, (text) =>
-          stream.writeSSE({ event: 'delta', data: JSON.stringify({ text }) }),
+        const write = (event: string, data: unknown) =>
+          stream.writeSSE({ event, data: JSON.stringify(data) });
+        envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
+          write('delta', { text }),
         );
         if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
+        if (envelope.success) {
+          envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
+        }
         if (outcome.stopped()) {
           envelope = stoppedFailure(traceId);
         } else if (clientGone.signal.aborted) {
