@@ -23,9 +23,14 @@ import {
   usageDetails,
 } from './provider-outcome.js';
 
-/** Gemini `finishReason` values that mean the output was blocked (safety, recitation, blocklists, PII). */
+/**
+ * Gemini and Vertex AI `finishReason` values that mean the output was blocked (safety, recitation, blocklists,
+ * PII, Vertex AI's Model Armor screening, jailbreak detection), as the two APIs' `FinishReason` enums document them.
+ */
 const BLOCKING_FINISH_REASONS = new Set([
   'SAFETY',
+  'MODEL_ARMOR',
+  'JAILBREAK',
   'RECITATION',
   'BLOCKLIST',
   'PROHIBITED_CONTENT',

@@ -11,6 +11,7 @@ import {
   isJson,
   type Json,
   type Outcome,
+  optionalLabel,
   optionalString,
   ShapeError,
 } from './provider-outcome.js';
@@ -89,8 +90,8 @@ export function parseChatCompletion(
   const finish: FinishReason | undefined =
     rawFinish === undefined ? undefined : (CHAT_FINISH_REASONS[rawFinish] ?? 'other');
   const metadata = omitUndefined({
-    model: optionalString(root.model, '`model`'),
-    response_id: optionalString(root.id, '`id`'),
+    model: optionalLabel(root.model, '`model`'),
+    response_id: optionalLabel(root.id, '`id`'),
     finish_reason: finish,
     ...extra?.(root),
   });

@@ -13,6 +13,7 @@ import {
   isJson,
   type Json,
   type Outcome,
+  optionalLabel,
   optionalString,
   ShapeError,
 } from './provider-outcome.js';
@@ -189,7 +190,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   const id = optionalString(root.id, '`id`');
   const state = optionalString(root.status, '`status`');
   const metadata = omitUndefined({
-    model: optionalString(root.model, '`model`'),
+    model: optionalLabel(root.model, '`model`'),
     video_id: id,
     provider_status: state,
     progress: typeof root.progress === 'number' ? root.progress : undefined,
