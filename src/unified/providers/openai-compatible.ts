@@ -66,7 +66,7 @@ const AUDIO_SIGNATURES: readonly [string, string][] = [
  * The media type of chat audio output: the body does not name the format the request asked for, so it is read
  * from the data's signature; headerless data is raw 16-bit PCM (the `pcm16` format).
  */
-function sniffAudioType(base64: string): string {
+export function sniffAudioType(base64: string): string {
   return AUDIO_SIGNATURES.find(([prefix]) => base64.startsWith(prefix))?.[1] ?? 'audio/pcm';
 }
 
