@@ -242,13 +242,11 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
         if (typeof delta.error === 'string' && delta.error !== '') {
           return failureForStatus(200, delta.error, { provider_finish_reason: delta.finish_reason });
         }
-        const toolCalls = calls
-          .filter(Boolean)
-          .map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.name, arguments: call.arguments },
-          }));
+        const toolCalls = calls.filter(Boolean).map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        }));
         return {
           kind: 'body',
           body: omitUndefined({
