@@ -18,6 +18,8 @@ import {
   type ProviderType,
   providerTypeOf,
 } from './config.js';
+import { PACKAGED_FACTORIES } from './packaged-providers.js';
+import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
@@ -52,6 +54,7 @@ export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> 
   google: ['text', 'images', 'speech', 'transcriptions', 'videos'],
   replicate: ['images', 'videos'],
   'openai-compatible': ['text', 'images'],
+  ...PACKAGED_MODALITIES,
 };
 
 const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcriptions', 'videos'];
@@ -115,7 +118,8 @@ function buildProviderModels(
   const baseURL =
     settings.baseURL ??
     (baseEnv === undefined ? undefined : env[baseEnv] || undefined) ??
-    (type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseURL : undefined);
+    (type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseURL : undefined) ??
+    (isPackagedType(type) ? (PACKAGED_TYPES[type] as PackagedType).defaultBaseURL : undefined);
   const common = {
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(settings.headers === undefined ? {} : { headers: settings.headers }),
@@ -123,6 +127,10 @@ function buildProviderModels(
   // A missing key is sent as an empty one: the provider then answers 401, which becomes AUTHENTICATION_ERROR,
   // instead of the SDK throwing LoadAPIKeyError with the variable's name on every call.
   const key = apiKey ?? '';
+  if (isPackagedType(type)) {
+    // The packaged types are a table (packaged-providers.ts): one factory per `@ai-sdk/*` package.
+    return { id, type, baseURL, ...PACKAGED_FACTORIES[type]({ id, key, baseURL, settings, common, env }) };
+  }
   switch (type) {
     case 'openai': {
       const openai = createOpenAI({ ...common, apiKey: key, name: id });

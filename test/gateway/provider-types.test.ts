@@ -1,0 +1,480 @@
+import { beforeEach, describe, expect, test } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { fixture, type ReplayAnswer, type ReplayProviders } from '../helpers/replay-providers.js';
+import { readEnvelope } from './envelope-assertions.js';
+import { useReplay } from './use-replay.js';
+
+/**
+ * The packaged provider types (docs/gateway.md, "Provider types"), each through its own `@ai-sdk/*` package
+ * against the replay server: the request each sends (path, credentials, model), a success, and the provider's own
+ * error bodies for a bad key, a rate limit and a bad request.
+ */
+
+const replayServer = useReplay();
+let replay: ReplayProviders;
+beforeEach(() => {
+  replay = replayServer();
+});
+
+function gatewayWith(providers: GatewayOptions['providers'], env: Record<string, string> = {}) {
+  return createGateway({ providers, retries: 0, env } as GatewayOptions);
+}
+
+function post(gateway: ReturnType<typeof createGateway>, path: string, body: unknown) {
+  return gateway.request(path, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** An OpenAI-style error body, as most compatible APIs send it. */
+const openAiStyle = (status: number, message: string, type: string, code: string | null = null) => ({
+  status,
+  body: { error: { message, type, param: null, code } },
+});
+
+interface ErrorCase {
+  /** What the case shows. */
+  name: string;
+  /** The provider's answer. */
+  answer: ReplayAnswer;
+  /** The envelope's code. */
+  code: string;
+}
+
+interface TextProviderCase {
+  /** The provider type (and id). */
+  type: string;
+  /** The model id sent. */
+  model: string;
+  /** The request path the replay server must see, under `/<type>`. */
+  path: string;
+  /** How the key must arrive: header name and value. */
+  credential?: [string, string];
+  /** The provider's success answer; the replay default for `/chat/completions` when absent. */
+  success?: ReplayAnswer;
+  /** The content of the success. */
+  content: string;
+  /** The provider's own error bodies. */
+  errors: ErrorCase[];
+}
+
+const KEY = 'replay-key-secret-0001';
+const BEARER: [string, string] = ['authorization', `Bearer ${KEY}`];
+const DEFAULT_CONTENT = 'Paris is the capital of France.';
+
+const TEXT_PROVIDERS: TextProviderCase[] = [
+  {
+    type: 'mistral',
+    model: 'mistral-small-latest',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: { status: 401, body: { message: 'Unauthorized', request_id: 'b1a2' } },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: { status: 429, body: { message: 'Requests rate limit exceeded' } },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: {
+          status: 400,
+          body: {
+            object: 'error',
+            message:
+              'Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant',
+            type: 'invalid_request_message_order',
+            param: null,
+            code: '3230',
+          },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'groq',
+    model: 'llama-3.3-70b-versatile',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: openAiStyle(401, 'Invalid API Key', 'invalid_request_error', 'invalid_api_key'),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: openAiStyle(
+          429,
+          'Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_01` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 5900, Requested 420. Please try again in 3.2s.',
+          'tokens',
+          'rate_limit_exceeded',
+        ),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: openAiStyle(400, "'messages' : minimum number of items is 1", 'invalid_request_error'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'xai',
+    model: 'grok-3-mini',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        // xAI answers a wrong key with a 400 and the error as a string.
+        name: 'a bad key',
+        answer: {
+          status: 400,
+          body: {
+            code: 'Client specified an invalid argument',
+            error:
+              'Incorrect API key provided: re***01. You can obtain an API key from https://console.x.ai.',
+          },
+        },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: {
+          status: 429,
+          body: {
+            code: 'Some resource has been exhausted',
+            error: 'Your team has either used all available credits or reached its monthly spending limit.',
+          },
+        },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: {
+          status: 400,
+          body: { code: 'Client specified an invalid argument', error: 'Model grok-9 does not exist.' },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'deepseek',
+    model: 'deepseek-chat',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: openAiStyle(
+          401,
+          'Authentication Fails, Your api key: ****0001 is invalid',
+          'authentication_error',
+          'invalid_request_error',
+        ),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: openAiStyle(
+          429,
+          'Rate limit reached for requests',
+          'rate_limit_error',
+          'rate_limit_exceeded',
+        ),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'an empty balance',
+        answer: openAiStyle(402, 'Insufficient Balance', 'unknown_error', 'invalid_request_error'),
+        code: 'INSUFFICIENT_CREDITS',
+      },
+      {
+        name: 'a bad request',
+        answer: openAiStyle(
+          400,
+          "This model's maximum context length is 65536 tokens. However, you requested 70000 tokens.",
+          'invalid_request_error',
+          'invalid_request_error',
+        ),
+        code: 'CONTEXT_LENGTH_EXCEEDED',
+      },
+    ],
+  },
+  {
+    type: 'cohere',
+    model: 'command-a-03-2025',
+    path: '/chat',
+    credential: BEARER,
+    success: fixture('cohere.chat/success/v2-text.json'),
+    content: 'A haiku needs five, then seven, then five syllables.',
+    errors: [
+      {
+        name: 'a bad key',
+        answer: fixture('cohere.chat/AUTHENTICATION_ERROR/invalid-api-token-401.json'),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: fixture('cohere.chat/RATE_LIMITED/trial-key-429.json'),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: fixture('cohere.chat/VALIDATION_ERROR/invalid-request-400.json'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'togetherai',
+    model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: openAiStyle(
+          401,
+          'Invalid API key provided. You can find your API key at https://api.together.xyz/settings/api-keys.',
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: openAiStyle(
+          429,
+          'You have exceeded your rate limit of 600 requests per minute.',
+          'rate_limit',
+          'rate_limit_exceeded',
+        ),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: openAiStyle(
+          400,
+          'Input validation error: `temperature` must be non-negative',
+          'invalid_request_error',
+        ),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'fireworks',
+    model: 'accounts/fireworks/models/llama-v3p3-70b-instruct',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: {
+          status: 401,
+          body: {
+            error: { object: 'error', type: 'unauthorized', message: 'The API key you provided is invalid.' },
+          },
+        },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: {
+          status: 429,
+          body: {
+            error: { object: 'error', type: 'rate_limited', message: 'Request rate increased too quickly.' },
+          },
+        },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: {
+          status: 400,
+          body: {
+            error: {
+              object: 'error',
+              type: 'invalid_request_error',
+              message: 'Model not found, inaccessible, and/or not deployed',
+            },
+          },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'cerebras',
+    model: 'llama-3.3-70b',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        // Cerebras puts its error members at the top level of the body.
+        name: 'a bad key',
+        answer: {
+          status: 401,
+          body: {
+            message: 'Wrong API Key',
+            type: 'invalid_request_error',
+            param: 'api_key',
+            code: 'wrong_api_key',
+          },
+        },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: {
+          status: 429,
+          body: {
+            message: 'Requests per minute limit exceeded - too many requests sent.',
+            type: 'too_many_requests_error',
+            param: 'quota',
+            code: 'request_quota_exceeded',
+          },
+        },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: {
+          status: 400,
+          body: {
+            message: 'Failed to apply chat template.',
+            type: 'invalid_request_error',
+            param: 'messages',
+            code: 'wrong_api_format',
+          },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'perplexity',
+    model: 'sonar',
+    path: '/chat/completions',
+    credential: BEARER,
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        // Perplexity's edge answers a missing or wrong key with an HTML page.
+        name: 'a bad key',
+        answer: {
+          status: 401,
+          body: '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n</body>\r\n</html>',
+        },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: {
+          status: 429,
+          body: { error: { message: 'Rate limit exceeded', type: 'rate_limit_exceeded', code: 429 } },
+        },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: {
+          status: 400,
+          body: {
+            error: {
+              message:
+                "Invalid model 'sonar-9'. Permitted models can be found in the documentation at https://docs.perplexity.ai/getting-started/models.",
+              type: 'invalid_model',
+              code: 400,
+            },
+          },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'ollama',
+    model: 'llama3.2',
+    path: '/chat/completions',
+    content: DEFAULT_CONTENT,
+    // Ollama asks for no key, so it has no bad-key answer.
+    errors: [
+      {
+        name: 'a model that was never pulled',
+        answer: openAiStyle(404, 'model "llama3.2" not found, try pulling it first', 'api_error'),
+        code: 'NOT_FOUND',
+      },
+      {
+        name: 'a busy server',
+        answer: openAiStyle(
+          503,
+          'server busy, please try again.  maximum pending requests exceeded',
+          'api_error',
+        ),
+        code: 'PROVIDER_UNAVAILABLE',
+      },
+      {
+        name: 'a bad request',
+        answer: openAiStyle(400, 'invalid message content type', 'invalid_request_error'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+];
+
+describe.each(TEXT_PROVIDERS)('$type through the gateway', (provider) => {
+  const providers = () =>
+    ({
+      [provider.type]: { baseURL: `${replay.url}/${provider.type}`, apiKey: KEY },
+    }) as GatewayOptions['providers'];
+
+  test('sends its own request and answers the success', async () => {
+    if (provider.success !== undefined) replay.enqueue(provider.success);
+    const answer = await readEnvelope(
+      await post(gatewayWith(providers()), '/v1/text', {
+        model: `${provider.type}:${provider.model}`,
+        input: 'Hi',
+      }),
+    );
+    expect(answer.envelope).toMatchObject({
+      success: true,
+      provider: provider.type,
+      content: provider.content,
+    });
+    const [request] = replay.requests;
+    expect(request?.path).toBe(`/${provider.type}${provider.path}`);
+    if (provider.credential !== undefined)
+      expect(request?.headers[provider.credential[0]]).toBe(provider.credential[1]);
+    expect(JSON.stringify(request?.body)).toContain(provider.model);
+    expect(JSON.stringify(answer.envelope)).not.toContain(KEY);
+  });
+
+  test.each(provider.errors)('maps $name to $code', async ({ answer, code }) => {
+    replay.enqueue(answer);
+    const result = await readEnvelope(
+      await post(gatewayWith(providers()), '/v1/text', {
+        model: `${provider.type}:${provider.model}`,
+        input: 'Hi',
+      }),
+    );
+    expect(result.envelope).toMatchObject({ success: false, provider: provider.type, error: { code } });
+    expect(JSON.stringify(result.envelope)).not.toContain(KEY);
+  });
+});
