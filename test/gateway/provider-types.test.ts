@@ -48,8 +48,16 @@ interface TextProviderCase {
   type: string;
   /** The model id sent. */
   model: string;
-  /** The request path the replay server must see, under `/<type>`. */
+  /** The request path the replay server must see, under `/<type>` (without the query). */
   path: string;
+  /** Query members the request must carry. */
+  query?: Record<string, string>;
+  /** The provider's settings besides its base URL (an API key by default). */
+  settings?: Record<string, unknown>;
+  /** The environment the gateway gets (AWS credentials, Vertex project). */
+  env?: Record<string, string>;
+  /** When the credential is not one header value: a check of the request headers. */
+  credentialCheck?: (headers: Record<string, string>) => void;
   /** How the key must arrive: header name and value. */
   credential?: [string, string];
   /** The provider's success answer; the replay default for `/chat/completions` when absent. */
@@ -65,6 +73,133 @@ const BEARER: [string, string] = ['authorization', `Bearer ${KEY}`];
 const DEFAULT_CONTENT = 'Paris is the capital of France.';
 
 const TEXT_PROVIDERS: TextProviderCase[] = [
+  {
+    type: 'azure',
+    model: 'my-gpt-4o-deployment',
+    // Behind a base URL that is not an Azure host (a proxy, the replay server) the SDK adds no `/v1` and no
+    // `api-version`; on `*.openai.azure.com` it does.
+    path: '/chat/completions',
+    credential: ['api-key', KEY],
+    content: DEFAULT_CONTENT,
+    errors: [
+      {
+        name: 'a bad key',
+        answer: {
+          status: 401,
+          body: {
+            error: {
+              code: '401',
+              message:
+                'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+            },
+          },
+        },
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: {
+          status: 429,
+          headers: { 'retry-after': '7' },
+          body: {
+            error: {
+              code: '429',
+              message:
+                'Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 7 seconds.',
+            },
+          },
+        },
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a prompt its content filter blocked',
+        answer: {
+          status: 400,
+          body: {
+            error: {
+              message:
+                "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+              type: null,
+              param: 'prompt',
+              code: 'content_filter',
+              status: 400,
+              innererror: { code: 'ResponsibleAIPolicyViolation' },
+            },
+          },
+        },
+        code: 'CONTENT_FILTERED',
+      },
+      {
+        name: 'a bad request',
+        answer: openAiStyle(400, 'Unrecognized request argument supplied: foo', 'invalid_request_error'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'amazon-bedrock',
+    model: 'amazon.nova-lite-v1:0',
+    path: '/model/amazon.nova-lite-v1%3A0/converse',
+    settings: {},
+    env: {
+      AWS_ACCESS_KEY_ID: 'AKIDREPLAYEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'replay-aws-secret-0001',
+      AWS_REGION: 'eu-west-1',
+    },
+    // SigV4: the access key id and region in the credential scope, never the secret.
+    credentialCheck: (headers) => {
+      expect(headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDREPLAYEXAMPLE\/\d{8}\/eu-west-1\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/,
+      );
+      expect(headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+      expect(JSON.stringify(headers)).not.toContain('replay-aws-secret-0001');
+    },
+    success: fixture('bedrock.converse/success/converse-text.json'),
+    content: "Hello! I'm doing well, thank you for asking. How can I help you today?",
+    errors: [
+      {
+        // 403 with UnrecognizedClientException; the status alone says PERMISSION_DENIED until the Bedrock error
+        // format reads the exception name on the live path.
+        name: 'a bad key',
+        answer: fixture('bedrock.converse/AUTHENTICATION_ERROR/unrecognized-client-403.json'),
+        code: 'PERMISSION_DENIED',
+      },
+      {
+        name: 'a rate limit',
+        answer: fixture('bedrock.converse/RATE_LIMITED/throttling-429.json'),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: fixture('bedrock.converse/VALIDATION_ERROR/validation-exception-400.json'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
+  {
+    type: 'google-vertex',
+    model: 'gemini-2.5-flash',
+    path: '/models/gemini-2.5-flash:generateContent',
+    credential: ['x-goog-api-key', KEY],
+    content: 'The Nile is the longest river.',
+    errors: [
+      {
+        name: 'a bad key',
+        answer: fixture('google.generate-content/AUTHENTICATION_ERROR/unauthenticated-401.json'),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a rate limit',
+        answer: fixture('google.generate-content/RATE_LIMITED/resource-exhausted-429.json'),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a bad request',
+        answer: fixture('google.generate-content/VALIDATION_ERROR/invalid-argument-400.json'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
+  },
   {
     type: 'mistral',
     model: 'mistral-small-latest',
@@ -442,13 +577,16 @@ const TEXT_PROVIDERS: TextProviderCase[] = [
 describe.each(TEXT_PROVIDERS)('$type through the gateway', (provider) => {
   const providers = () =>
     ({
-      [provider.type]: { baseURL: `${replay.url}/${provider.type}`, apiKey: KEY },
+      [provider.type]: {
+        baseURL: `${replay.url}/${provider.type}`,
+        ...(provider.settings ?? { apiKey: KEY }),
+      },
     }) as GatewayOptions['providers'];
 
   test('sends its own request and answers the success', async () => {
     if (provider.success !== undefined) replay.enqueue(provider.success);
     const answer = await readEnvelope(
-      await post(gatewayWith(providers()), '/v1/text', {
+      await post(gatewayWith(providers(), provider.env), '/v1/text', {
         model: `${provider.type}:${provider.model}`,
         input: 'Hi',
       }),
@@ -459,17 +597,22 @@ describe.each(TEXT_PROVIDERS)('$type through the gateway', (provider) => {
       content: provider.content,
     });
     const [request] = replay.requests;
-    expect(request?.path).toBe(`/${provider.type}${provider.path}`);
+    const url = new URL(request?.path ?? '', replay.url);
+    expect(url.pathname).toBe(`/${provider.type}${provider.path}`);
+    for (const [name, value] of Object.entries(provider.query ?? {}))
+      expect(url.searchParams.get(name)).toBe(value);
     if (provider.credential !== undefined)
       expect(request?.headers[provider.credential[0]]).toBe(provider.credential[1]);
-    expect(JSON.stringify(request?.body)).toContain(provider.model);
+    provider.credentialCheck?.(request?.headers ?? {});
+    // The model goes in the body, or in the path (Bedrock, Vertex).
+    expect(`${decodeURIComponent(url.pathname)} ${JSON.stringify(request?.body)}`).toContain(provider.model);
     expect(JSON.stringify(answer.envelope)).not.toContain(KEY);
   });
 
   test.each(provider.errors)('maps $name to $code', async ({ answer, code }) => {
     replay.enqueue(answer);
     const result = await readEnvelope(
-      await post(gatewayWith(providers()), '/v1/text', {
+      await post(gatewayWith(providers(), provider.env), '/v1/text', {
         model: `${provider.type}:${provider.model}`,
         input: 'Hi',
       }),
