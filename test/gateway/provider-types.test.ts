@@ -621,3 +621,196 @@ describe.each(TEXT_PROVIDERS)('$type through the gateway', (provider) => {
     expect(JSON.stringify(result.envelope)).not.toContain(KEY);
   });
 });
+
+interface AudioProviderCase {
+  /** The provider type (and id). */
+  type: string;
+  /** The gateway route. */
+  route: '/v1/speech' | '/v1/transcriptions';
+  /** The gateway request body. */
+  request: Record<string, unknown>;
+  /** The request path the replay server must see, under `/<type>` (without the query). */
+  path: string;
+  /** How the key must arrive: header name and value. */
+  credential: [string, string];
+  /** The provider's success answer. */
+  success: ReplayAnswer;
+  /** Envelope parts the success must have. */
+  expected: Record<string, unknown>;
+  /** The provider's own error bodies. */
+  errors: ErrorCase[];
+}
+
+/** The start of an MP3 file (an ID3 tag), as speech APIs send it. */
+const MP3 = 'SUQzBAAAAAAAD//7kGQAAA==';
+
+const elevenLabsErrors: ErrorCase[] = [
+  {
+    name: 'a bad key',
+    answer: { status: 401, body: { detail: { status: 'invalid_api_key', message: 'Invalid API key' } } },
+    code: 'AUTHENTICATION_ERROR',
+  },
+  {
+    name: 'a rate limit',
+    answer: {
+      status: 429,
+      body: {
+        detail: {
+          status: 'too_many_concurrent_requests',
+          message:
+            'Too many concurrent requests. Your current subscription is associated with a maximum of 2 concurrent requests.',
+        },
+      },
+    },
+    code: 'RATE_LIMITED',
+  },
+  {
+    name: 'a bad request',
+    answer: {
+      status: 422,
+      body: { detail: [{ loc: ['body', 'model_id'], msg: 'field required', type: 'value_error.missing' }] },
+    },
+    code: 'VALIDATION_ERROR',
+  },
+];
+
+const deepgramErrors: ErrorCase[] = [
+  {
+    name: 'a bad key',
+    answer: {
+      status: 401,
+      body: {
+        err_code: 'INVALID_AUTH',
+        err_msg: 'Invalid credentials.',
+        request_id: '0b5c6a1e-9d2f-4c3b-8a7e-1f0d2c3b4a59',
+      },
+    },
+    code: 'AUTHENTICATION_ERROR',
+  },
+  {
+    name: 'a rate limit',
+    answer: {
+      status: 429,
+      body: {
+        err_code: 'TOO_MANY_REQUESTS',
+        err_msg: 'Too many requests. Please try again later',
+        request_id: '7d6c5b4a-3e2f-4a1b-9c8d-0e1f2a3b4c5d',
+      },
+    },
+    code: 'RATE_LIMITED',
+  },
+  {
+    name: 'a bad request',
+    answer: {
+      status: 400,
+      body: {
+        err_code: 'Bad Request',
+        err_msg: 'Bad Request: failed to process audio: corrupt or unsupported data',
+        request_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5e',
+      },
+    },
+    code: 'VALIDATION_ERROR',
+  },
+];
+
+const AUDIO_PROVIDERS: AudioProviderCase[] = [
+  {
+    type: 'elevenlabs',
+    route: '/v1/speech',
+    request: { model: 'elevenlabs:eleven_multilingual_v2', input: 'Hello', voice: 'JBFqnCBsd6RMkjVDRZzb' },
+    path: '/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb',
+    credential: ['xi-api-key', KEY],
+    success: { headers: { 'content-type': 'audio/mpeg' }, body_base64: MP3 },
+    expected: { success: true, files: [{ media_type: 'audio/mpeg' }] },
+    errors: elevenLabsErrors,
+  },
+  {
+    type: 'elevenlabs',
+    route: '/v1/transcriptions',
+    request: { model: 'elevenlabs:scribe_v1', audio: MP3, media_type: 'audio/mpeg' },
+    path: '/v1/speech-to-text',
+    credential: ['xi-api-key', KEY],
+    success: {
+      body: {
+        language_code: 'en',
+        language_probability: 0.98,
+        text: 'Hello from the recording.',
+        words: [
+          { text: 'Hello', type: 'word', start: 0, end: 0.42 },
+          { text: ' ', type: 'spacing', start: 0.42, end: 0.45 },
+          { text: 'from', type: 'word', start: 0.45, end: 0.7 },
+        ],
+      },
+    },
+    expected: { success: true, content: 'Hello from the recording.' },
+    errors: elevenLabsErrors,
+  },
+  {
+    type: 'deepgram',
+    route: '/v1/transcriptions',
+    request: { model: 'deepgram:nova-3', audio: MP3, media_type: 'audio/mpeg' },
+    path: '/v1/listen',
+    credential: ['authorization', `Token ${KEY}`],
+    success: {
+      body: {
+        metadata: {
+          request_id: '5f4e3d2c-1b0a-4987-a654-3210fedcba98',
+          created: '2026-12-01T20:30:00.000Z',
+          duration: 1.62,
+          channels: 1,
+          models: ['1abfe86b-e047-4eed-858a-35e5625b41ee'],
+        },
+        results: {
+          channels: [
+            {
+              alternatives: [
+                {
+                  transcript: 'Hello from the recording.',
+                  confidence: 0.99,
+                  words: [{ word: 'hello', start: 0.08, end: 0.4, confidence: 0.99 }],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+    expected: { success: true, content: 'Hello from the recording.' },
+    errors: deepgramErrors,
+  },
+  {
+    type: 'deepgram',
+    route: '/v1/speech',
+    request: { model: 'deepgram:aura-2-thalia-en', input: 'Hello' },
+    path: '/v1/speak',
+    credential: ['authorization', `Token ${KEY}`],
+    success: { headers: { 'content-type': 'audio/mpeg' }, body_base64: MP3 },
+    expected: { success: true, files: [{ media_type: 'audio/mpeg' }] },
+    errors: deepgramErrors,
+  },
+];
+
+describe.each(AUDIO_PROVIDERS)('$type $route through the gateway', (provider) => {
+  // These SDKs take no base URL: the gateway sends their requests to the configured one instead.
+  const providers = () =>
+    ({
+      [provider.type]: { baseURL: `${replay.url}/${provider.type}`, apiKey: KEY },
+    }) as GatewayOptions['providers'];
+
+  test('sends its own request and answers the success', async () => {
+    replay.enqueue(provider.success);
+    const answer = await readEnvelope(await post(gatewayWith(providers()), provider.route, provider.request));
+    expect(answer.envelope).toMatchObject({ provider: provider.type, ...provider.expected });
+    const [request] = replay.requests;
+    expect(new URL(request?.path ?? '', replay.url).pathname).toBe(`/${provider.type}${provider.path}`);
+    expect(request?.headers[provider.credential[0]]).toBe(provider.credential[1]);
+    expect(JSON.stringify(answer.envelope)).not.toContain(KEY);
+  });
+
+  test.each(provider.errors)('maps $name to $code', async ({ answer, code }) => {
+    replay.enqueue(answer);
+    const result = await readEnvelope(await post(gatewayWith(providers()), provider.route, provider.request));
+    expect(result.envelope).toMatchObject({ success: false, provider: provider.type, error: { code } });
+    expect(JSON.stringify(result.envelope)).not.toContain(KEY);
+  });
+});
