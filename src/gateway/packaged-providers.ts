@@ -48,11 +48,12 @@ export interface PackagedModels {
 }
 
 /**
- * A fetch that sends requests for `from` to `to` instead: for the SDKs that take no base URL (ElevenLabs,
- * Deepgram), so that they too can be pointed at a proxy or a local replay server.
+ * A fetch that sends requests for an origin of `routes` to the configured base URL (plus the route's path)
+ * instead: for the SDKs that take no base URL (ElevenLabs, Deepgram) or ignore it (fal), so that they too can be
+ * pointed at a proxy or a local replay server.
  */
 function rebasedFetch(
-  from: string,
+  routes: readonly (readonly [from: string, path: string])[],
   to: string | undefined,
   inner: typeof fetch | undefined,
 ): typeof fetch | undefined {
@@ -61,7 +62,8 @@ function rebasedFetch(
   const send = inner ?? globalThis.fetch;
   return ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return send(url.startsWith(from) ? target + url.slice(from.length) : input, init);
+    const route = routes.find(([from]) => url === from || url.startsWith(`${from}/`));
+    return send(route === undefined ? input : target + route[1] + url.slice(route[0].length), init);
   }) as typeof fetch;
 }
 
@@ -184,7 +186,7 @@ export const PACKAGED_FACTORIES: Readonly<
     return { text: (model) => ollama.chatModel(model) };
   },
   elevenlabs: ({ key, baseURL, common }) => {
-    const fetch = rebasedFetch(PACKAGED_TYPES.elevenlabs.defaultBaseURL, baseURL, common.fetch);
+    const fetch = rebasedFetch([[PACKAGED_TYPES.elevenlabs.defaultBaseURL, '']], baseURL, common.fetch);
     const elevenlabs = createElevenLabs({ ...withoutBase(common), apiKey: key, ...(fetch ? { fetch } : {}) });
     return {
       speech: (model) => elevenlabs.speech(model),
@@ -192,15 +194,25 @@ export const PACKAGED_FACTORIES: Readonly<
     };
   },
   deepgram: ({ key, baseURL, common }) => {
-    const fetch = rebasedFetch(PACKAGED_TYPES.deepgram.defaultBaseURL, baseURL, common.fetch);
+    const fetch = rebasedFetch([[PACKAGED_TYPES.deepgram.defaultBaseURL, '']], baseURL, common.fetch);
     const deepgram = createDeepgram({ ...withoutBase(common), apiKey: key, ...(fetch ? { fetch } : {}) });
     return {
       transcriptions: (model) => deepgram.transcription(model),
       speech: (model) => deepgram.speech(model),
     };
   },
-  fal: ({ key, common }) => {
-    const fal = createFal({ ...common, apiKey: key });
+  fal: ({ key, baseURL, common }) => {
+    // fal's SDK calls fal.run and queue.fal.run by absolute URL whatever its base URL: a configured base URL gets
+    // both, the queue under `/queue`.
+    const fetch = rebasedFetch(
+      [
+        ['https://queue.fal.run', '/queue'],
+        ['https://fal.run', ''],
+      ],
+      baseURL,
+      common.fetch,
+    );
+    const fal = createFal({ ...withoutBase(common), apiKey: key, ...(fetch ? { fetch } : {}) });
     return {
       images: (model) => fal.image(model),
       videos: (model) => fal.video(model),

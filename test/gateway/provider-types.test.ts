@@ -814,3 +814,141 @@ describe.each(AUDIO_PROVIDERS)('$type $route through the gateway', (provider) =>
     expect(JSON.stringify(result.envelope)).not.toContain(KEY);
   });
 });
+
+/** A one-pixel PNG, as the providers' file servers send a generated image. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+describe('fal images through the gateway', () => {
+  const providers = () =>
+    ({ fal: { baseURL: `${replay.url}/fal`, apiKey: KEY } }) as GatewayOptions['providers'];
+  const request = { model: 'fal:fal-ai/flux/schnell', prompt: 'a lighthouse at dusk' };
+
+  test('sends its own request to the configured base URL and downloads the image it names', async () => {
+    replay.enqueue(
+      {
+        match: '/fal/',
+        body: {
+          images: [
+            { url: `${replay.url}/files/fal-out.png`, width: 1024, height: 768, content_type: 'image/png' },
+          ],
+          timings: { inference: 0.41 },
+          seed: 1234,
+          has_nsfw_concepts: [false],
+          prompt: 'a lighthouse at dusk',
+        },
+      },
+      { match: '/files/', headers: { 'content-type': 'image/png' }, body_base64: PNG },
+    );
+    const answer = await readEnvelope(await post(gatewayWith(providers()), '/v1/images', request));
+    expect(answer.envelope).toMatchObject({
+      success: true,
+      provider: 'fal',
+      images: [{ data: PNG, media_type: 'image/png' }],
+    });
+    const [call, download] = replay.requests;
+    expect(call?.path).toBe('/fal/fal-ai/flux/schnell');
+    expect(call?.headers.authorization).toBe(`Key ${KEY}`);
+    expect(call?.body).toMatchObject({ prompt: 'a lighthouse at dusk' });
+    expect(download?.path).toBe('/files/fal-out.png');
+    expect(JSON.stringify(answer.envelope)).not.toContain(KEY);
+  });
+
+  test.each<ErrorCase>([
+    {
+      name: 'a bad key',
+      answer: { status: 401, body: { detail: 'Invalid Key Authorization header format' } },
+      code: 'AUTHENTICATION_ERROR',
+    },
+    {
+      name: 'a rate limit',
+      answer: { status: 429, body: { detail: 'Too many concurrent requests for this application.' } },
+      code: 'RATE_LIMITED',
+    },
+    {
+      name: 'a bad request',
+      answer: {
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ['body', 'num_images'],
+              msg: 'ensure this value is less than or equal to 4',
+              type: 'value_error',
+            },
+          ],
+        },
+      },
+      code: 'VALIDATION_ERROR',
+    },
+  ])('maps $name to $code', async ({ answer, code }) => {
+    replay.enqueue(answer);
+    const result = await readEnvelope(await post(gatewayWith(providers()), '/v1/images', request));
+    expect(result.envelope).toMatchObject({ success: false, provider: 'fal', error: { code } });
+  });
+});
+
+describe('luma images through the gateway', () => {
+  const providers = () =>
+    ({ luma: { baseURL: `${replay.url}/luma`, apiKey: KEY } }) as GatewayOptions['providers'];
+  const request = { model: 'luma:photon-1', prompt: 'a paper boat' };
+  const generation = {
+    id: '7e1c2a3b-4d5e-4f60-8a9b-0c1d2e3f4a5b',
+    created_at: '2026-12-01T20:30:00Z',
+    model: 'photon-1',
+  };
+
+  test('creates a generation, polls it until it completes and downloads its image', async () => {
+    replay.enqueue(
+      { match: '/generations/image', status: 201, body: { ...generation, state: 'queued', assets: null } },
+      {
+        match: `/generations/${generation.id}`,
+        body: { ...generation, state: 'completed', assets: { image: `${replay.url}/files/luma-out.png` } },
+      },
+      { match: '/files/', headers: { 'content-type': 'image/png' }, body_base64: PNG },
+    );
+    const answer = await readEnvelope(await post(gatewayWith(providers()), '/v1/images', request));
+    expect(answer.envelope).toMatchObject({ success: true, provider: 'luma', images: [{ data: PNG }] });
+    expect(replay.requests.map((item) => `${item.method} ${item.path}`)).toEqual([
+      'POST /luma/dream-machine/v1/generations/image',
+      `GET /luma/dream-machine/v1/generations/${generation.id}`,
+      'GET /files/luma-out.png',
+    ]);
+    expect(replay.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(replay.requests[0]?.body).toMatchObject({ prompt: 'a paper boat', model: 'photon-1' });
+  });
+
+  test.each<ErrorCase>([
+    {
+      name: 'a bad key',
+      answer: { status: 401, body: { detail: 'Invalid API key' } },
+      code: 'AUTHENTICATION_ERROR',
+    },
+    {
+      name: 'a rate limit',
+      answer: { status: 429, body: { detail: 'Too many requests, please slow down' } },
+      code: 'RATE_LIMITED',
+    },
+    {
+      name: 'a bad request',
+      answer: {
+        status: 400,
+        body: {
+          detail: [
+            {
+              type: 'enum',
+              loc: ['body', 'aspect_ratio'],
+              msg: "Input should be '1:1', '16:9' or '9:16'",
+              input: '2:7',
+            },
+          ],
+        },
+      },
+      code: 'VALIDATION_ERROR',
+    },
+  ])('maps $name to $code', async ({ answer, code }) => {
+    replay.enqueue(answer);
+    const result = await readEnvelope(await post(gatewayWith(providers()), '/v1/images', request));
+    expect(result.envelope).toMatchObject({ success: false, provider: 'luma', error: { code } });
+  });
+});
