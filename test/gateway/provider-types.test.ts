@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import {
+  checkGatewayConfig,
+  createGateway,
+  type GatewayOptions,
+  providersFromEnv,
+} from '../../src/gateway/index.js';
+import { createProviderModels } from '../../src/gateway/providers.js';
 import { fixture, type ReplayAnswer, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -950,5 +956,103 @@ describe('luma images through the gateway', () => {
     replay.enqueue(answer);
     const result = await readEnvelope(await post(gatewayWith(providers()), '/v1/images', request));
     expect(result.envelope).toMatchObject({ success: false, provider: 'luma', error: { code } });
+  });
+});
+
+describe('zero configuration with the packaged types', () => {
+  test('a provider per set key variable, with the variable names each SDK documents', () => {
+    expect(
+      providersFromEnv({
+        MISTRAL_API_KEY: 'm',
+        GROQ_API_KEY: 'g',
+        XAI_API_KEY: 'x',
+        DEEPSEEK_API_KEY: 'd',
+        COHERE_API_KEY: 'c',
+        TOGETHER_API_KEY: 't',
+        FIREWORKS_API_KEY: 'f',
+        CEREBRAS_API_KEY: 'ce',
+        PERPLEXITY_API_KEY: 'p',
+        ELEVENLABS_API_KEY: 'e',
+        DEEPGRAM_API_KEY: 'dg',
+        FAL_API_KEY: 'fa',
+        LUMA_API_KEY: 'l',
+        COHERE_BASE_URL: 'http://127.0.0.1:9/cohere',
+      }),
+    ).toEqual({
+      mistral: {},
+      groq: {},
+      xai: {},
+      deepseek: {},
+      cohere: { baseURL: 'http://127.0.0.1:9/cohere' },
+      togetherai: {},
+      fireworks: {},
+      cerebras: {},
+      perplexity: {},
+      elevenlabs: {},
+      deepgram: {},
+      fal: {},
+      luma: {},
+    });
+  });
+
+  test('the cloud providers need their whole credentials; Ollama needs only its base URL', () => {
+    // An access key id without its secret, a Vertex project without credentials, an Azure key without a resource.
+    expect(
+      providersFromEnv({ AWS_ACCESS_KEY_ID: 'AKID', GOOGLE_VERTEX_PROJECT: 'p', AZURE_API_KEY: 'k' }),
+    ).toEqual({});
+    expect(
+      Object.keys(
+        providersFromEnv({
+          AWS_ACCESS_KEY_ID: 'AKID',
+          AWS_SECRET_ACCESS_KEY: 's',
+          GOOGLE_VERTEX_API_KEY: 'v',
+          AZURE_API_KEY: 'k',
+          AZURE_RESOURCE_NAME: 'my-resource',
+          OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+        }),
+      ).sort(),
+    ).toEqual(['amazon-bedrock', 'azure', 'google-vertex', 'ollama']);
+    expect(providersFromEnv({ AWS_BEARER_TOKEN_BEDROCK: 'b' })).toEqual({ 'amazon-bedrock': {} });
+    expect(providersFromEnv({})).toEqual({});
+  });
+
+  test('GET /v1/models lists each type with its modalities', async () => {
+    const gateway = createGateway({
+      env: { MISTRAL_API_KEY: 'm', DEEPGRAM_API_KEY: 'd', OLLAMA_BASE_URL: replay.url },
+    });
+    const answer = await readEnvelope(await gateway.request('/v1/models'));
+    expect(answer.envelope.metadata.providers).toEqual([
+      { id: 'mistral', type: 'mistral', modalities: ['text'] },
+      { id: 'ollama', type: 'ollama', modalities: ['text'] },
+      { id: 'deepgram', type: 'deepgram', modalities: ['transcriptions', 'speech'] },
+    ]);
+  });
+
+  test('Ollama defaults to 127.0.0.1:11434 and sends no key', async () => {
+    expect(createProviderModels('ollama', {}, {}).baseURL).toBe('http://127.0.0.1:11434/v1');
+    expect(createProviderModels('ollama', {}, { OLLAMA_BASE_URL: 'http://10.0.0.7:11434/v1' }).baseURL).toBe(
+      'http://10.0.0.7:11434/v1',
+    );
+    const gateway = createGateway({ providers: { ollama: { baseURL: `${replay.url}/ollama` } }, retries: 0 });
+    const answer = await readEnvelope(
+      await post(gateway, '/v1/text', { model: 'ollama:llama3.2', input: 'Hi' }),
+    );
+    expect(answer.envelope).toMatchObject({ success: true, provider: 'ollama' });
+    expect(replay.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  test('a configuration may name every packaged type; `api` applies to azure too', () => {
+    const check = checkGatewayConfig({
+      providers: {
+        'my-bedrock': { type: 'amazon-bedrock' },
+        'eu-mistral': { type: 'mistral', baseURL: 'https://api.mistral.ai/v1' },
+        azure: { api: 'responses', baseURL: 'https://my-resource.openai.azure.com/openai' },
+      },
+    });
+    expect(check).toMatchObject({ ok: true });
+    expect(checkGatewayConfig({ providers: { x: { type: 'cohere', api: 'responses' } } })).toMatchObject({
+      ok: false,
+      problems: [{ path: '/providers/x/api' }],
+    });
   });
 });
