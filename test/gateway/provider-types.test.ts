@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, test } from 'vitest';
 import {
   checkGatewayConfig,
@@ -5,7 +6,8 @@ import {
   type GatewayOptions,
   providersFromEnv,
 } from '../../src/gateway/index.js';
-import { createProviderModels } from '../../src/gateway/providers.js';
+import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES } from '../../src/gateway/packaged-types.js';
+import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers.js';
 import { fixture, type ReplayAnswer, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -1054,5 +1056,25 @@ describe('zero configuration with the packaged types', () => {
       ok: false,
       problems: [{ path: '/providers/x/api' }],
     });
+  });
+});
+
+describe('docs/gateway.md, "Provider types"', () => {
+  const doc = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
+  const rows = new Map(
+    [...doc.matchAll(/^\| `([a-z-]+)` \| `@ai-sdk\/[a-z-]+`[^|]*\| ([^|]+) \| ([^|]+) \| ([^|]+) \|/gm)].map(
+      ([, type, modalities, key, base]) => [type, { modalities, key, base }],
+    ),
+  );
+
+  test.each(PACKAGED_TYPE_NAMES)('%s has a row with its modalities and variables', (type) => {
+    const row = rows.get(type);
+    expect(row, type).toBeDefined();
+    const spec = PACKAGED_TYPES[type];
+    expect(row?.modalities.split(',').map((item) => item.replace(/\(.*\)/, '').trim())).toEqual([
+      ...MODALITIES_OF[type],
+    ]);
+    expect(row?.key).toContain(`\`${spec.keyEnv}\``);
+    expect(row?.base).toContain(`\`${spec.baseEnv}\``);
   });
 });
