@@ -1078,3 +1078,65 @@ describe('docs/gateway.md, "Provider types"', () => {
     expect(row?.base).toContain(`\`${spec.baseEnv}\``);
   });
 });
+
+describe('more modalities of the packaged types', () => {
+  const providers = () =>
+    ({
+      azure: { baseURL: `${replay.url}/azure`, apiKey: KEY },
+      groq: { baseURL: `${replay.url}/groq`, apiKey: KEY },
+      togetherai: { baseURL: `${replay.url}/togetherai`, apiKey: KEY },
+      xai: { baseURL: `${replay.url}/xai`, apiKey: KEY },
+    }) as GatewayOptions['providers'];
+
+  test.each([
+    [
+      '/v1/images',
+      { model: 'azure:my-image-deployment', prompt: 'a cat' },
+      '/azure/images/generations',
+      'images',
+    ],
+    [
+      '/v1/speech',
+      { model: 'azure:my-tts-deployment', input: 'Hello', voice: 'alloy' },
+      '/azure/audio/speech',
+      'files',
+    ],
+    [
+      '/v1/transcriptions',
+      { model: 'azure:my-whisper-deployment', audio: MP3, media_type: 'audio/mpeg' },
+      '/azure/audio/transcriptions',
+      'content',
+    ],
+    [
+      '/v1/transcriptions',
+      { model: 'groq:whisper-large-v3-turbo', audio: MP3, media_type: 'audio/mpeg' },
+      '/groq/audio/transcriptions',
+      'content',
+    ],
+    [
+      '/v1/images',
+      { model: 'togetherai:black-forest-labs/FLUX.1-schnell', prompt: 'a cat' },
+      '/togetherai/images/generations',
+      'images',
+    ],
+    ['/v1/images', { model: 'xai:grok-2-image', prompt: 'a cat' }, '/xai/images/generations', 'images'],
+  ] as const)('%s with %j reaches %s', async (route, body, path, part) => {
+    // Groq's transcriptions answer carries its own request id in `x_groq`.
+    if (path.startsWith('/groq/'))
+      replay.enqueue({
+        body: {
+          task: 'transcribe',
+          language: 'English',
+          duration: 1.62,
+          text: 'Hello from the recording.',
+          x_groq: { id: 'req_01kdq4s2v0f9c8b7a6e5d4c3b2' },
+        },
+      });
+    const answer = await readEnvelope(await post(gatewayWith(providers()), route, body));
+    expect(answer.envelope.success, JSON.stringify(answer.envelope)).toBe(true);
+    if (part === 'content') expect(answer.envelope).toMatchObject({ content: 'Hello from the recording.' });
+    else expect((answer.envelope as unknown as Record<string, unknown[]>)[part]?.length).toBe(1);
+    expect(replay.requests.map((request) => new URL(request.path, replay.url).pathname)).toEqual([path]);
+    expect(answer.envelope.provider).toBe(body.model.split(':')[0]);
+  });
+});
