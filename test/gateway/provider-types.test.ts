@@ -1063,7 +1063,7 @@ describe('docs/gateway.md, "Provider types"', () => {
   const doc = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
   const rows = new Map(
     [...doc.matchAll(/^\| `([a-z-]+)` \| `@ai-sdk\/[a-z-]+`[^|]*\| ([^|]+) \| ([^|]+) \| ([^|]+) \|/gm)].map(
-      ([, type, modalities, key, base]) => [type, { modalities, key, base }],
+      ([, type, modalities, key, base]) => [type, { modalities: modalities ?? '', key, base }],
     ),
   );
 
