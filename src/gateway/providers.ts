@@ -18,7 +18,7 @@ import {
   type ProviderType,
   providerTypeOf,
 } from './config.js';
-import { PACKAGED_FACTORIES } from './packaged-providers.js';
+import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
@@ -128,8 +128,8 @@ function buildProviderModels(
   // instead of the SDK throwing LoadAPIKeyError with the variable's name on every call.
   const key = apiKey ?? '';
   if (isPackagedType(type)) {
-    // The packaged types are a table (packaged-providers.ts): one factory per `@ai-sdk/*` package.
-    return { id, type, baseURL, ...PACKAGED_FACTORIES[type]({ id, key, baseURL, settings, common, env }) };
+    // The packaged types are a table (packaged-providers.ts): one factory per `@ai-sdk/*` package, loaded on demand.
+    return { id, type, baseURL, ...createPackagedModels(type, { id, key, baseURL, settings, common, env }) };
   }
   switch (type) {
     case 'openai': {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { generateText } from 'ai';
 import { beforeEach, describe, expect, test } from 'vitest';
 import {
   checkGatewayConfig,
@@ -6,6 +7,7 @@ import {
   type GatewayOptions,
   providersFromEnv,
 } from '../../src/gateway/index.js';
+import { createPackagedModels } from '../../src/gateway/packaged-providers.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES } from '../../src/gateway/packaged-types.js';
 import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers.js';
 import { fixture, type ReplayAnswer, type ReplayProviders } from '../helpers/replay-providers.js';
@@ -1138,5 +1140,32 @@ describe('more modalities of the packaged types', () => {
     else expect((answer.envelope as unknown as Record<string, unknown[]>)[part]?.length).toBe(1);
     expect(replay.requests.map((request) => new URL(request.path, replay.url).pathname)).toEqual([path]);
     expect(answer.envelope.provider).toBe(body.model.split(':')[0]);
+  });
+});
+
+describe('createPackagedModels', () => {
+  test('a model asked for before its package loaded is deferred: it waits for the package and answers the same', async () => {
+    const base = `${replay.url}/cerebras`;
+    const models = createPackagedModels('cerebras', {
+      id: 'cerebras',
+      key: KEY,
+      baseURL: base,
+      settings: {},
+      common: { baseURL: base },
+      env: {},
+    });
+    const early = models.text?.('llama-3.3-70b');
+    expect(early).toMatchObject({
+      specificationVersion: 'v3',
+      provider: 'cerebras',
+      modelId: 'llama-3.3-70b',
+    });
+    if (early === undefined) throw new Error('cerebras offers text');
+    const result = await generateText({ model: early, prompt: 'Hi' });
+    expect(result.text).toBe(DEFAULT_CONTENT);
+    expect(replay.requests.map((request) => request.path)).toEqual(['/cerebras/chat/completions']);
+    // Once loaded, the provider hands out the SDK's own model.
+    expect(models.text?.('llama-3.3-70b')).toMatchObject({ provider: 'cerebras.chat' });
+    expect(models.images).toBeUndefined();
   });
 });
