@@ -1169,3 +1169,20 @@ describe('createPackagedModels', () => {
     expect(models.images).toBeUndefined();
   });
 });
+
+describe('azure with api: "responses"', () => {
+  test('calls the Responses API of the deployment', async () => {
+    const gateway = gatewayWith({
+      azure: { baseURL: `${replay.url}/azure`, apiKey: KEY, api: 'responses' },
+    } as GatewayOptions['providers']);
+    const answer = await readEnvelope(
+      await post(gateway, '/v1/text', { model: 'azure:my-gpt-5-deployment', input: 'Hi' }),
+    );
+    expect(answer.envelope).toMatchObject({ success: true, provider: 'azure' });
+    expect(replay.requests.map((request) => new URL(request.path, replay.url).pathname)).toEqual([
+      '/azure/responses',
+    ]);
+    expect(replay.requests[0]?.headers['api-key']).toBe(KEY);
+    expect(replay.requests[0]?.body).toMatchObject({ model: 'my-gpt-5-deployment' });
+  });
+});
