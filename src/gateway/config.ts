@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isJsonObject } from '../contract/findings.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
+import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -13,8 +14,11 @@ export const PROVIDER_TYPES = [
   'demo',
 ] as const;
 
-/** One of {@link PROVIDER_TYPES}. */
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+/** Every provider type a configuration may name: {@link PROVIDER_TYPES} and the packaged ones (`mistral`, `azure`…). */
+export const ALL_PROVIDER_TYPES: readonly ProviderType[] = [...PROVIDER_TYPES, ...PACKAGED_TYPE_NAMES];
+
+/** One of {@link PROVIDER_TYPES} or of the packaged types (docs/gateway.md, "Provider types"). */
+export type ProviderType = (typeof PROVIDER_TYPES)[number] | PackagedTypeName;
 
 /** The gateway's routes that call providers; each may have its own timeout and retries. */
 export const ROUTE_NAMES = ['text', 'images', 'speech', 'transcriptions', 'videos'] as const;
@@ -27,7 +31,7 @@ const nonNegativeInt = z.number().int().nonnegative();
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
 
 const providerSchema = z.strictObject({
-  type: z.enum(PROVIDER_TYPES).optional(),
+  type: z.enum([...PROVIDER_TYPES, ...PACKAGED_TYPE_NAMES]).optional(),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   apiKey: z.string().min(1).optional(),
   apiKeyEnv: envName.optional(),
@@ -87,7 +91,7 @@ export interface ProviderSettings {
   apiKeyEnv?: string | undefined;
   /** Extra headers sent with every call. */
   headers?: Record<string, string> | undefined;
-  /** OpenAI only: Chat Completions (`chat`, the default) or the Responses API. */
+  /** OpenAI and Azure only: Chat Completions (`chat`, the default) or the Responses API. */
   api?: 'chat' | 'responses' | undefined;
 }
 
@@ -190,7 +194,7 @@ export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[]
 /** The provider type an id stands for when the configuration does not say. */
 export function providerTypeOf(id: string, settings: ProviderSettings | undefined): ProviderType {
   if (settings?.type !== undefined) return settings.type;
-  return (PROVIDER_TYPES as readonly string[]).includes(id) ? (id as ProviderType) : 'openai-compatible';
+  return (ALL_PROVIDER_TYPES as readonly string[]).includes(id) ? (id as ProviderType) : 'openai-compatible';
 }
 
 /**
@@ -224,7 +228,7 @@ function crossProblems(value: unknown): ConfigProblem[] {
     // A settings object whose type is not one the schema accepts has that problem listed already.
     if (
       !isJsonObject(settings) ||
-      (settings.type !== undefined && !PROVIDER_TYPES.includes(settings.type as never))
+      (settings.type !== undefined && !ALL_PROVIDER_TYPES.includes(settings.type as never))
     )
       continue;
     const type = providerTypeOf(id, settings as ProviderSettings);
@@ -238,10 +242,10 @@ function crossProblems(value: unknown): ConfigProblem[] {
         message: `Provider "${id}" is openai-compatible and needs a baseURL.`,
       });
     }
-    if (settings.api !== undefined && type !== 'openai') {
+    if (settings.api !== undefined && type !== 'openai' && type !== 'azure') {
       problems.push({
         path: toPointer(['providers', id, 'api']),
-        message: '"api" applies to openai providers only.',
+        message: '"api" applies to openai and azure providers only.',
       });
     }
   }
@@ -272,17 +276,24 @@ export const KNOWN_COMPATIBLE: Readonly<
     keyEnv: 'OPENROUTER_API_KEY',
     baseEnv: 'OPENROUTER_BASE_URL',
   },
-  groq: { baseURL: 'https://api.groq.com/openai/v1', keyEnv: 'GROQ_API_KEY', baseEnv: 'GROQ_BASE_URL' },
 };
 
 /** The key and base-URL variables of each provider type, as their SDKs read them. */
 export const PROVIDER_ENV: Readonly<
-  Record<Exclude<ProviderType, 'openai-compatible' | 'demo'>, { keyEnv: string; baseEnv: string }>
+  Record<
+    Exclude<ProviderType, 'openai-compatible' | 'demo'>,
+    {
+      keyEnv: string;
+      baseEnv: string;
+      configured?: (env: Readonly<Record<string, string | undefined>>) => boolean;
+    }
+  >
 > = {
   openai: { keyEnv: 'OPENAI_API_KEY', baseEnv: 'OPENAI_BASE_URL' },
   anthropic: { keyEnv: 'ANTHROPIC_API_KEY', baseEnv: 'ANTHROPIC_BASE_URL' },
   google: { keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', baseEnv: 'GOOGLE_GENERATIVE_AI_BASE_URL' },
   replicate: { keyEnv: 'REPLICATE_API_TOKEN', baseEnv: 'REPLICATE_BASE_URL' },
+  ...PACKAGED_TYPES,
 };
 
 /** The key variable of a provider: its configured `apiKeyEnv`, else its type's usual one. */
@@ -304,7 +315,9 @@ export function providersFromEnv(
   const providers: Record<string, ProviderSettings> = {};
   const present = (name: string) => (env[name] ?? '').trim() !== '';
   for (const [id, names] of Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE })) {
-    if (!present(names.keyEnv)) continue;
+    const ready = 'configured' in names ? names.configured : undefined;
+    // Providers with other credentials than one key (AWS access keys, a Vertex project) say when they are set.
+    if (ready === undefined ? !present(names.keyEnv) : !ready(env)) continue;
     providers[id] = present(names.baseEnv) ? { baseURL: env[names.baseEnv] } : {};
   }
   return providers;

@@ -19,6 +19,8 @@ import {
   providerTypeOf,
 } from './config.js';
 import { DEMO_MODELS } from './demo/create-demo-models.js';
+import { createPackagedModels } from './packaged-providers.js';
+import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
@@ -54,6 +56,7 @@ export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> 
   replicate: ['images', 'videos'],
   'openai-compatible': ['text', 'images'],
   demo: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+  ...PACKAGED_MODALITIES,
 };
 
 const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcriptions', 'videos'];
@@ -128,7 +131,8 @@ function buildProviderModels(
   const baseURL =
     settings.baseURL ??
     (baseEnv === undefined ? undefined : env[baseEnv] || undefined) ??
-    (type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseURL : undefined);
+    (type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseURL : undefined) ??
+    (isPackagedType(type) ? (PACKAGED_TYPES[type] as PackagedType).defaultBaseURL : undefined);
   const common = {
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(settings.headers === undefined ? {} : { headers: settings.headers }),
@@ -138,6 +142,10 @@ function buildProviderModels(
   // A missing key is sent as an empty one: the provider then answers 401, which becomes AUTHENTICATION_ERROR,
   // instead of the SDK throwing LoadAPIKeyError with the variable's name on every call.
   const key = apiKey ?? '';
+  if (isPackagedType(type)) {
+    // The packaged types are a table (packaged-providers.ts): one factory per `@ai-sdk/*` package, loaded on demand.
+    return { id, type, baseURL, ...createPackagedModels(type, { id, key, baseURL, settings, common, env }) };
+  }
   switch (type) {
     case 'openai': {
       const openai = createOpenAI({ ...common, apiKey: key, name: id });

@@ -87,6 +87,8 @@ export interface AiSdkTextResult {
   readonly text: string;
   /** AI SDK finish reason (`stop`, `length`, `content-filter`, `tool-calls`, `error`, `interrupted`, `other`). */
   readonly finishReason: string;
+  /** The provider's own finish reason, as the AI SDK passes it on. */
+  readonly rawFinishReason?: string | undefined;
   /** Usage of the last step. */
   readonly usage?: AiSdkUsage | undefined;
   /** Usage of all steps; preferred over `usage`. */
@@ -274,14 +276,17 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
   }
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.response, provider);
-  const normalized = AI_SDK_FINISH_REASONS[result.finishReason] ?? 'other';
+  // A provider's own blocking finish reason that the AI SDK does not know is read as the format reads it.
+  const raw = result.rawFinishReason;
+  const blocked = raw !== undefined && formatOf(options, provider)?.blockingFinishReasons?.has(raw) === true;
+  const normalized = blocked ? 'content_filter' : (AI_SDK_FINISH_REASONS[result.finishReason] ?? 'other');
   metadata.finish_reason = normalized;
   if (normalized === 'content_filter') {
     return assembleFailure(
       provider,
       'CONTENT_FILTERED',
       'The provider stopped the output with its content filter.',
-      { provider_finish_reason: result.finishReason },
+      { provider_finish_reason: blocked ? raw : result.finishReason },
       metadata,
     );
   }
@@ -348,6 +353,8 @@ export interface AiSdkStreamTextResult {
   readonly text: PromiseLike<string>;
   /** The finish reason, once the stream ended. */
   readonly finishReason: PromiseLike<string>;
+  /** The provider's own finish reason, once the stream ended. */
+  readonly rawFinishReason?: PromiseLike<string | undefined> | undefined;
   /** Usage of all steps, once the stream ended. */
   readonly totalUsage?: PromiseLike<AiSdkUsage | undefined> | undefined;
   /** Usage of the last step, once the stream ended. */
@@ -413,19 +420,39 @@ export async function fromStreamText(
         Object.assign(new Error('The stream was aborted.'), { name: 'AbortError' }),
         options,
       );
-    const [text, finishReason, totalUsage, usage, files, toolCalls, response, providerMetadata] =
-      await Promise.all([
-        result.text,
-        result.finishReason,
-        result.totalUsage,
-        result.usage,
-        result.files,
-        result.toolCalls,
-        result.response,
-        result.providerMetadata,
-      ]);
+    const [
+      text,
+      finishReason,
+      rawFinishReason,
+      totalUsage,
+      usage,
+      files,
+      toolCalls,
+      response,
+      providerMetadata,
+    ] = await Promise.all([
+      result.text,
+      result.finishReason,
+      result.rawFinishReason,
+      result.totalUsage,
+      result.usage,
+      result.files,
+      result.toolCalls,
+      result.response,
+      result.providerMetadata,
+    ]);
     return fromGenerateText(
-      { text, finishReason, totalUsage, usage, files, toolCalls, response, providerMetadata },
+      {
+        text,
+        finishReason,
+        rawFinishReason,
+        totalUsage,
+        usage,
+        files,
+        toolCalls,
+        response,
+        providerMetadata,
+      },
       options,
     );
   } catch (error) {

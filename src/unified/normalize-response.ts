@@ -3,10 +3,13 @@ import { type HeadersLike, headerValue } from './header-value.js';
 import { parseEventStream } from './parse-event-stream.js';
 import { anthropicMessages } from './providers/anthropic.js';
 import { bedrockConverse } from './providers/bedrock.js';
+import { bedrockInvoke } from './providers/bedrock-invoke.js';
+import { cohereChat } from './providers/cohere.js';
 import type { FormatSpec, ParseContext } from './providers/format-spec.js';
 import { googleGenerateContent } from './providers/google.js';
 import { googleImagen } from './providers/google-imagen.js';
 import { googleVeo } from './providers/google-veo.js';
+import { ollamaChat, ollamaGenerate } from './providers/ollama.js';
 import {
   openAiChat,
   openAiImages,
@@ -15,6 +18,7 @@ import {
   openAiVideos,
 } from './providers/openai.js';
 import { openAiCompatibleChat } from './providers/openai-compatible.js';
+import { openAiCompletions } from './providers/openai-completions.js';
 import { openAiResponses } from './providers/openai-responses.js';
 import { openRouterChat } from './providers/openrouter.js';
 import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
@@ -40,6 +44,11 @@ const FORMATS = {
   'openrouter.chat': openRouterChat,
   'openai-compatible.chat': openAiCompatibleChat,
   'bedrock.converse': bedrockConverse,
+  'openai.completions': openAiCompletions,
+  'cohere.chat': cohereChat,
+  'ollama.chat': ollamaChat,
+  'ollama.generate': ollamaGenerate,
+  'bedrock.invoke': bedrockInvoke,
 } as const satisfies Record<string, FormatSpec>;
 
 /** The name of a wire format, fixed so that scripts can rely on it. */

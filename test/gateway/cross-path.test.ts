@@ -94,10 +94,26 @@ const SERVING: Record<UnifiedFormat, Serving | string> = {
   'openrouter.chat': { request: text('openrouter:meta/llama'), streams: true },
   'openai-compatible.chat': { request: text('openrouter:meta/llama'), streams: true },
   'bedrock.converse': 'the gateway has no Amazon Bedrock provider type',
+  'bedrock.invoke': "the gateway's amazon-bedrock type calls Converse, never InvokeModel",
+  'cohere.chat': {
+    request: text('cohere:command-a-03-2025'),
+    streams: true,
+    providers: (replay) => ({
+      ...(replay.providers() as GatewayOptions['providers']),
+      cohere: { type: 'cohere', baseURL: `${replay.url}/cohere`, apiKey: 'replay-cohere-secret-0000' },
+    }),
+  },
+  'ollama.chat':
+    "the gateway reaches Ollama through its OpenAI-compatible endpoint, which answers in openai-compatible.chat's format",
+  'ollama.generate':
+    "the gateway reaches Ollama through its OpenAI-compatible endpoint, which answers in openai-compatible.chat's format",
+  'openai.completions': 'the gateway calls chat models only: the legacy completions API has no route',
 };
 
 const TRUNCATED =
-  'the AI SDK ends a stream cut before its final event as a finished answer; the gateway sees no error to read';
+  'the gateway reads a live stream cut before its end signal as a dropped connection (PROVIDER_UNAVAILABLE, retryable), where normalize reads the same bytes from a file, in which no connection closed, as INVALID_PROVIDER_RESPONSE';
+const COHERE_STREAM_ERROR =
+  '@ai-sdk/cohere fails its own type validation on this error event (a message-end without usage), so the event never reaches the gateway as an error';
 const READ_AS_SUCCESS = 'the AI SDK reads this 2xx body as a success and keeps nothing that shows';
 
 /**
@@ -124,6 +140,14 @@ const NOT_COMPARABLE: Record<string, string> = {
   'openai.speech/INVALID_PROVIDER_RESPONSE/json-instead-of-audio.json':
     '@ai-sdk/openai takes any 2xx speech body as audio, whatever its content type',
   'openrouter.chat/PROVIDER_ERROR/finish-reason-error.json': `${READ_AS_SUCCESS} the choice's error`,
+  'cohere.chat/INVALID_PROVIDER_RESPONSE/stream-cut-before-message-end.json': TRUNCATED,
+  'cohere.chat/PROVIDER_ERROR/stream-message-end-error.json': COHERE_STREAM_ERROR,
+};
+
+/** Formats whose mid-stream error event of the case table the AI SDK cannot pass on, with the reason. */
+const STREAM_ERROR_NOT_COMPARABLE: Partial<Record<UnifiedFormat, string>> = {
+  'cohere.chat':
+    '@ai-sdk/cohere throws a plain Error ("text part 0 not found") on an error event inside an open text part',
 };
 
 /** The answer a fixture makes of the replay server. */
@@ -217,6 +241,13 @@ describe('every failure of the shared case table means the same through the gate
     });
     const stream = sample.stream;
     if (stream === undefined || !serving.streams) continue;
+    const differs = STREAM_ERROR_NOT_COMPARABLE[format];
+    if (differs !== undefined) {
+      test(`${format}: an error event in the middle of a stream is served as a valid envelope (codes not compared: ${differs})`, async () => {
+        await throughGateway(serving, { events: stream.withError }, true);
+      });
+      continue;
+    }
     test(`${format}: an error event in the middle of a stream`, async () => {
       const expected = normalizeStream({ format, events: stream.withError });
       const served = await throughGateway(serving, { events: stream.withError }, true);

@@ -57,3 +57,16 @@ export function converseEventStream(events: readonly Record<string, unknown>[]):
     }),
   );
 }
+
+/**
+ * The event-stream form of an InvokeModelWithResponseStream body: each model chunk becomes a `chunk` event whose
+ * payload is `{ bytes }`, the chunk's JSON in base64, as Bedrock sends it.
+ */
+export function invokeEventStream(chunks: readonly object[]): Uint8Array {
+  return encodeEventStream(
+    chunks.map((chunk) => ({
+      headers: { ':message-type': 'event', ':event-type': 'chunk', ':content-type': 'application/json' },
+      payload: { bytes: btoa(JSON.stringify(chunk)) },
+    })),
+  );
+}

@@ -1,5 +1,5 @@
 import type { UnifiedFormat } from '../../src/unified/index.js';
-import { converseEventStream } from './encode-event-stream.js';
+import { converseEventStream, invokeEventStream } from './encode-event-stream.js';
 
 /** What the shared case table needs from one format: a success, an error body, and streams when it streams. */
 export interface FormatSample {
@@ -211,6 +211,146 @@ const converseEvents: Record<string, unknown>[] = [
   { metadata: { usage: { inputTokens: 7, outputTokens: 2, totalTokens: 9 }, metrics: { latencyMs: 321 } } },
 ];
 
+const completionChunk = (text: string, finish: string | null = null) => ({
+  id: 'cmpl-case',
+  object: 'text_completion',
+  created: 1,
+  model: 'case-model',
+  choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+});
+const completionEvents = [
+  completionChunk('Hello'),
+  completionChunk(' world'),
+  completionChunk('', 'stop'),
+  {
+    id: 'cmpl-case',
+    object: 'text_completion',
+    created: 1,
+    model: 'case-model',
+    choices: [],
+    usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+  },
+];
+const completionBody = {
+  id: 'cmpl-case',
+  object: 'text_completion',
+  created: 1,
+  model: 'case-model',
+  choices: [{ index: 0, text: 'Hello world', logprobs: null, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+};
+
+const cohereUsage = {
+  billed_units: { input_tokens: 5, output_tokens: 2 },
+  tokens: { input_tokens: 7, output_tokens: 2 },
+};
+const cohereBody = {
+  id: 'case-cohere',
+  finish_reason: 'COMPLETE',
+  message: { role: 'assistant', content: [{ type: 'text', text: 'Hello world' }] },
+  usage: cohereUsage,
+};
+const cohereDelta = (text: string) => ({
+  type: 'content-delta',
+  index: 0,
+  delta: { message: { content: { text } } },
+});
+const cohereEvents = [
+  {
+    type: 'message-start',
+    id: 'case-cohere',
+    delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } },
+  },
+  { type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } },
+  cohereDelta('Hello'),
+  cohereDelta(' world'),
+  { type: 'content-end', index: 0 },
+  { type: 'message-end', delta: { finish_reason: 'COMPLETE', usage: cohereUsage } },
+];
+
+const ollamaFinal = {
+  model: 'case-model',
+  created_at: '2026-01-01T00:00:00Z',
+  done: true,
+  done_reason: 'stop',
+  total_duration: 5_000_000,
+  prompt_eval_count: 7,
+  eval_count: 2,
+};
+const ollamaChatBody = { ...ollamaFinal, message: { role: 'assistant', content: 'Hello world' } };
+const ollamaChatLine = (content: string) => ({
+  model: 'case-model',
+  created_at: '2026-01-01T00:00:00Z',
+  message: { role: 'assistant', content },
+  done: false,
+});
+const ollamaChatEvents = [
+  ollamaChatLine('Hello'),
+  ollamaChatLine(' world'),
+  { ...ollamaFinal, message: { role: 'assistant', content: '' } },
+];
+const ollamaGenerateBody = { ...ollamaFinal, response: 'Hello world', context: [1, 2, 3] };
+const ollamaGenerateLine = (response: string) => ({
+  model: 'case-model',
+  created_at: '2026-01-01T00:00:00Z',
+  response,
+  done: false,
+});
+const ollamaGenerateEvents = [
+  ollamaGenerateLine('Hello'),
+  ollamaGenerateLine(' world'),
+  { ...ollamaFinal, response: '', context: [1, 2, 3] },
+];
+const ollamaError = (message: string) => ({ error: message });
+
+const titanBody = {
+  inputTextTokenCount: 7,
+  results: [{ tokenCount: 2, outputText: 'Hello world', completionReason: 'FINISH' }],
+};
+const titanChunks: Record<string, unknown>[] = [
+  {
+    outputText: 'Hello',
+    index: 0,
+    totalOutputTextTokenCount: 1,
+    completionReason: null,
+    inputTextTokenCount: 7,
+  },
+  {
+    outputText: ' world',
+    index: 0,
+    totalOutputTextTokenCount: 2,
+    completionReason: 'FINISH',
+    inputTextTokenCount: null,
+    'amazon-bedrock-invocationMetrics': {
+      inputTokenCount: 7,
+      outputTokenCount: 2,
+      invocationLatency: 400,
+      firstByteLatency: 150,
+    },
+  },
+];
+/** A model chunk as InvokeModelWithResponseStream's decoded events carry it: `{ chunk: { bytes } }`, base64. */
+const chunkEvent = (chunk: object) => ({ chunk: { bytes: btoa(JSON.stringify(chunk)) } });
+const invokeEvents = titanChunks.map(chunkEvent);
+
+const speechEvents = [
+  { type: 'speech.audio.delta', audio: 'SUQz' },
+  { type: 'speech.audio.delta', audio: 'BAA=' },
+  { type: 'speech.audio.done', usage: null },
+];
+const transcriptUsage = {
+  type: 'tokens',
+  input_tokens: 7,
+  input_token_details: { text_tokens: 0, audio_tokens: 7 },
+  output_tokens: 2,
+  total_tokens: 9,
+};
+const transcriptEvents = [
+  { type: 'transcript.text.delta', delta: 'Hello', logprobs: [] },
+  { type: 'transcript.text.delta', delta: ' world', logprobs: [] },
+  { type: 'transcript.text.done', text: 'Hello world', logprobs: [], usage: transcriptUsage },
+];
+
 /** One sample per format; the case table runs over all of them. */
 export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
   'openai.chat': chatSample,
@@ -254,11 +394,104 @@ export const FORMAT_SAMPLES: Record<UnifiedFormat, FormatSample> = {
     successHeaders: { 'content-type': 'audio/mpeg' },
     requestIdHeader: 'x-request-id',
     errorBody: openAiError,
+    stream: {
+      events: speechEvents,
+      equivalent: new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00]),
+      withError: [
+        speechEvents[0],
+        {
+          type: 'error',
+          error: { type: 'server_error', code: null, message: 'upstream broke', param: null },
+        },
+      ],
+      truncated: speechEvents.slice(0, 2),
+      sse: sseOf(speechEvents, true),
+    },
   },
   'openai.transcription': {
-    success: { text: 'Hello world' },
+    success: { text: 'Hello world', usage: transcriptUsage },
     requestIdHeader: 'x-request-id',
     errorBody: openAiError,
+    stream: {
+      events: transcriptEvents,
+      equivalent: { text: 'Hello world', usage: transcriptUsage },
+      withError: [
+        transcriptEvents[0],
+        {
+          type: 'error',
+          error: { type: 'server_error', code: null, message: 'upstream broke', param: null },
+        },
+      ],
+      truncated: transcriptEvents.slice(0, 2),
+      sse: sseOf(transcriptEvents, true),
+    },
+  },
+  'openai.completions': {
+    success: completionBody,
+    requestIdHeader: 'x-request-id',
+    errorBody: openAiError,
+    stream: {
+      events: completionEvents,
+      equivalent: completionBody,
+      withError: [
+        ...completionEvents.slice(0, 2),
+        { error: { message: 'upstream broke', type: 'server_error', code: null } },
+      ],
+      truncated: completionEvents.slice(0, 2),
+      sse: `${sseOf(completionEvents)}data: [DONE]\n\n`,
+    },
+  },
+  'cohere.chat': {
+    success: cohereBody,
+    requestIdHeader: 'x-request-id',
+    errorBody: (message) => ({ id: 'case-error', message }),
+    stream: {
+      events: cohereEvents,
+      equivalent: cohereBody,
+      withError: [
+        ...cohereEvents.slice(0, 3),
+        { type: 'message-end', delta: { finish_reason: 'ERROR', error: 'upstream broke' } },
+      ],
+      truncated: cohereEvents.slice(0, 4),
+      sse: sseOf(cohereEvents, true),
+    },
+  },
+  'ollama.chat': {
+    success: ollamaChatBody,
+    requestIdHeader: 'x-request-id',
+    errorBody: ollamaError,
+    stream: {
+      events: ollamaChatEvents,
+      equivalent: ollamaChatBody,
+      withError: [ollamaChatEvents[0], { error: 'upstream broke' }],
+      truncated: ollamaChatEvents.slice(0, 2),
+      sse: ollamaChatEvents.map((event) => JSON.stringify(event)).join('\n'),
+    },
+  },
+  'ollama.generate': {
+    success: ollamaGenerateBody,
+    requestIdHeader: 'x-request-id',
+    errorBody: ollamaError,
+    stream: {
+      events: ollamaGenerateEvents,
+      equivalent: ollamaGenerateBody,
+      withError: [ollamaGenerateEvents[0], { error: 'upstream broke' }],
+      truncated: ollamaGenerateEvents.slice(0, 2),
+      sse: ollamaGenerateEvents.map((event) => JSON.stringify(event)).join('\n'),
+    },
+  },
+  'bedrock.invoke': {
+    success: titanBody,
+    requestIdHeader: 'x-amzn-requestid',
+    // No x-amzn-errortype header, so that only the status decides.
+    errorBody: (message) => ({ message }),
+    stream: {
+      events: invokeEvents,
+      equivalent: titanBody,
+      withError: [invokeEvents[0], { internalServerException: { message: 'upstream broke' } }],
+      truncated: invokeEvents.slice(0, 1),
+      sse: invokeEventStream(titanChunks),
+    },
   },
   'openai.videos': {
     success: {

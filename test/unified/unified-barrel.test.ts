@@ -65,6 +65,11 @@ describe('verdict/unified', () => {
       'openrouter.chat',
       'openai-compatible.chat',
       'bedrock.converse',
+      'openai.completions',
+      'cohere.chat',
+      'ollama.chat',
+      'ollama.generate',
+      'bedrock.invoke',
     ]);
   });
 });

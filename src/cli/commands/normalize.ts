@@ -72,7 +72,7 @@ export const normalizeCommand = defineCommand({
     stream: {
       type: 'boolean',
       description:
-        'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse) the raw AWS event-stream body.',
+        'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse, bedrock.invoke) the raw AWS event-stream body; Ollama NDJSON is read as JSON lines.',
     },
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],

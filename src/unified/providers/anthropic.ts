@@ -81,7 +81,7 @@ function anthropicUsage(value: unknown): ReportedUsage | undefined {
   const uncached = tokenCount(usage.input_tokens, '`usage.input_tokens`') ?? 0;
   const written = tokenCount(usage.cache_creation_input_tokens, '`usage.cache_creation_input_tokens`');
   const read = tokenCount(usage.cache_read_input_tokens, '`usage.cache_read_input_tokens`');
-  return {
+  const top = {
     input: uncached + (written ?? 0) + (read ?? 0),
     output: tokenCount(usage.output_tokens, '`usage.output_tokens`') ?? 0,
     details: usageDetails({
@@ -89,6 +89,39 @@ function anthropicUsage(value: unknown): ReportedUsage | undefined {
       cache_creation_input_tokens: written,
       cache_read_input_tokens: read,
     }),
+  };
+  return Array.isArray(usage.iterations) ? withIterations(top, usage.iterations) : top;
+}
+
+/**
+ * Usage of a request that sampled more than once on the server (compaction): the top-level counts are the last
+ * iteration's only, while every entry of `usage.iterations` is billed. The envelope counts them all; the parts go
+ * to `usage_details` by iteration type (`compaction_input_tokens`, `message_output_tokens`…).
+ */
+function withIterations(top: ReportedUsage, iterations: readonly unknown[]): ReportedUsage {
+  if (iterations.length === 0) return top;
+  let input = 0;
+  let output = 0;
+  const parts: Record<string, number> = {};
+  for (const entry of iterations) {
+    const iteration = expectObject(entry, 'A `usage.iterations` entry');
+    const kind =
+      typeof iteration.type === 'string' && /^[a-z_]{1,40}$/.test(iteration.type) ? iteration.type : 'other';
+    const spent =
+      (tokenCount(iteration.input_tokens, 'An iteration `input_tokens`') ?? 0) +
+      (tokenCount(iteration.cache_creation_input_tokens, 'An iteration `cache_creation_input_tokens`') ?? 0) +
+      (tokenCount(iteration.cache_read_input_tokens, 'An iteration `cache_read_input_tokens`') ?? 0);
+    const made = tokenCount(iteration.output_tokens, 'An iteration `output_tokens`') ?? 0;
+    input += spent;
+    output += made;
+    parts[`${kind}_input_tokens`] = (parts[`${kind}_input_tokens`] ?? 0) + spent;
+    parts[`${kind}_output_tokens`] = (parts[`${kind}_output_tokens`] ?? 0) + made;
+  }
+  // A body whose iterations add up to less than its own top-level counts is read by the larger counts.
+  return {
+    input: Math.max(input, top.input),
+    output: Math.max(output, top.output),
+    details: { ...top.details, iteration_count: iterations.length, ...parts },
   };
 }
 

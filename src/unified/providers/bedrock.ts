@@ -71,7 +71,7 @@ function exceptionName(value: string | undefined): string | undefined {
 }
 
 /** The failure a Bedrock error (`{ message }` with the exception in a header or `__type`) stands for. */
-function bedrockFailure(
+export function bedrockFailure(
   body: unknown,
   status: number,
   text: string,
@@ -135,7 +135,7 @@ function bedrockUsage(value: unknown): ReportedUsage | undefined {
 }
 
 /** Parse a Converse response body into an outcome. */
-function parseConverse(body: unknown, status: number, headers: HeadersLike | undefined): Outcome {
+export function parseConverse(body: unknown, status: number, headers: HeadersLike | undefined): Outcome {
   const root = expectObject(body, 'The body');
   if (root.output === undefined && (root.message !== undefined || root.Message !== undefined))
     return bedrockFailure(root, status < 400 ? 502 : status, '', headers);
@@ -240,7 +240,7 @@ function converseStreamError(event: unknown): FailureOutcome | undefined {
  * Fold ConverseStream events (decoded, one object per event keyed by its type, as the AWS SDKs yield them) into
  * the equivalent Converse body; an exception event ends the stream as a failure.
  */
-function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
+export function assembleConverseStream(events: readonly unknown[]): StreamAssembly {
   const drafts: BlockDraft[] = [];
   let stopReason: unknown;
   let stopped = false;

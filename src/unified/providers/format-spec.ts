@@ -22,6 +22,11 @@ export interface FormatSpec {
    * stands for any provider name before the dot (a provider package created with its own `name`).
    */
   aiSdkProviders?: readonly string[];
+  /**
+   * The provider's own finish reasons that mean its filter blocked the answer, for the live path, where the AI SDK
+   * maps the ones it does not know (Vertex's `MODEL_ARMOR`, say) to `other`.
+   */
+  blockingFinishReasons?: ReadonlySet<string>;
   /** Response headers that carry the provider's own request id, in order of preference. */
   requestIdHeaders: readonly string[];
   /** True when a successful body is bytes (speech) rather than JSON. */

@@ -71,6 +71,7 @@ function parseImagen(body: unknown, status: number): Outcome {
 /** `google.imagen`: Imagen image generation through `:predict` (Gemini API and Vertex AI). */
 export const googleImagen: FormatSpec = {
   provider: 'google',
+  aiSdkProviders: ['google.vertex.image'],
   requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) => parseImagen(body, context.status),
   parseError: (body, status, text) => googleFailure(body, status, text),

@@ -124,6 +124,7 @@ function parseOperation(body: unknown, status: number): Outcome {
 /** `google.veo`: a Veo video-generation operation (Gemini API or Vertex AI), created or polled. */
 export const googleVeo: FormatSpec = {
   provider: 'google',
+  aiSdkProviders: ['google.vertex.video'],
   requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) => parseOperation(body, context.status),
   parseError: (body, status, text) => googleFailure(body, status, text),

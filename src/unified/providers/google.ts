@@ -23,9 +23,14 @@ import {
   usageDetails,
 } from './provider-outcome.js';
 
-/** Gemini `finishReason` values that mean the output was blocked (safety, recitation, blocklists, PII). */
+/**
+ * Gemini and Vertex AI `finishReason` values that mean the output was blocked (safety, recitation, blocklists,
+ * PII, Vertex AI's Model Armor screening, jailbreak detection), as the two APIs' `FinishReason` enums document them.
+ */
 const BLOCKING_FINISH_REASONS = new Set([
   'SAFETY',
+  'MODEL_ARMOR',
+  'JAILBREAK',
   'RECITATION',
   'BLOCKLIST',
   'PROHIBITED_CONTENT',
@@ -279,11 +284,14 @@ export const GOOGLE_REQUEST_ID_HEADERS = ['x-goog-request-id', 'x-request-id'] a
 /** `google.generate-content`: Gemini `generateContent` and `streamGenerateContent`. */
 export const googleGenerateContent: FormatSpec = {
   provider: 'google',
+  blockingFinishReasons: BLOCKING_FINISH_REASONS,
   // @ai-sdk/google names its language, image and video models `google.generative-ai`; all answer Gemini errors.
   aiSdkProviders: [
     'google.generative-ai',
     'google.generative-ai.speech',
     'google.generative-ai.transcription',
+    // @ai-sdk/google-vertex's language models answer the same errors.
+    'google.vertex.chat',
   ],
   requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
   parseSuccess: (body, context) =>

@@ -12,6 +12,7 @@ import {
   isJson,
   type Json,
   type Outcome,
+  optionalLabel,
   optionalString,
   ShapeError,
 } from './provider-outcome.js';
@@ -66,7 +67,7 @@ const AUDIO_SIGNATURES: readonly [string, string][] = [
  * The media type of chat audio output: the body does not name the format the request asked for, so it is read
  * from the data's signature; headerless data is raw 16-bit PCM (the `pcm16` format).
  */
-function sniffAudioType(base64: string): string {
+export function sniffAudioType(base64: string): string {
   return AUDIO_SIGNATURES.find(([prefix]) => base64.startsWith(prefix))?.[1] ?? 'audio/pcm';
 }
 
@@ -90,8 +91,8 @@ export function parseChatCompletion(
   const finish: FinishReason | undefined =
     rawFinish === undefined ? undefined : (CHAT_FINISH_REASONS[rawFinish] ?? 'other');
   const metadata = omitUndefined({
-    model: optionalString(root.model, '`model`'),
-    response_id: optionalString(root.id, '`id`'),
+    model: optionalLabel(root.model, '`model`'),
+    response_id: optionalLabel(root.id, '`id`'),
     finish_reason: finish,
     ...extra?.(root),
   });

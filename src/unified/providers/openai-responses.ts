@@ -11,6 +11,7 @@ import {
   isJson,
   type Json,
   type Outcome,
+  optionalLabel,
   optionalString,
   ShapeError,
 } from './provider-outcome.js';
@@ -25,8 +26,8 @@ export function parseResponse(body: unknown, status: number): Outcome {
   const state = optionalString(root.status, '`status`');
   if (state === undefined) throw new ShapeError('The response has no `status`.');
   const metadata = omitUndefined({
-    model: optionalString(root.model, '`model`'),
-    response_id: optionalString(root.id, '`id`'),
+    model: optionalLabel(root.model, '`model`'),
+    response_id: optionalLabel(root.id, '`id`'),
   });
   if (state === 'failed' || state === 'cancelled') {
     const failure = openAiFailure(

@@ -18,9 +18,13 @@ export function openAiUsage(value: unknown): ReportedUsage | undefined {
   const total = tokenCount(usage.total_tokens, '`usage.total_tokens`');
   const reasoning = tokenCount(outputDetails.reasoning_tokens, '`reasoning_tokens`');
   const outside = reasoningOutsideOutput(input, output, reasoning, total);
+  const named = outside ? output + (reasoning ?? 0) : output;
+  // A total above every named count holds tokens no field names (Gemini's OpenAI-compatible endpoint counts its
+  // thinking that way): they are output, as docs/providers.md ("Usage accounting") says.
+  const unnamed = total === undefined ? 0 : Math.max(0, total - input - named);
   return {
     input,
-    output: outside ? output + (reasoning ?? 0) : output,
+    output: named + unnamed,
     details: usageDetails({
       total_tokens: total,
       cached_input_tokens: tokenCount(inputDetails.cached_tokens, '`cached_tokens`'),
@@ -29,8 +33,9 @@ export function openAiUsage(value: unknown): ReportedUsage | undefined {
       audio_input_tokens: tokenCount(inputDetails.audio_tokens, 'input `audio_tokens`'),
       reasoning_tokens: reasoning,
       audio_output_tokens: tokenCount(outputDetails.audio_tokens, 'output `audio_tokens`'),
-      // The completion count as the body gave it, when reasoning had to be added to it.
-      reported_output_tokens: outside ? output : undefined,
+      // The completion count as the body gave it, when reasoning or an unnamed remainder had to be added to it.
+      reported_output_tokens: outside || unnamed > 0 ? output : undefined,
+      unnamed_output_tokens: unnamed > 0 ? unnamed : undefined,
     }),
   };
 }

@@ -1,10 +1,10 @@
 import { omitUndefined } from '../../contract/findings.js';
-import { canonicalMediaType, mediaItemFromUrl, toBase64 } from '../classify-media.js';
+import { canonicalMediaType, fromBase64, mediaItemFromUrl, toBase64 } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
-import { chatFormat } from './openai-compatible.js';
+import { chatFormat, sniffAudioType } from './openai-compatible.js';
 import { openAiFailure } from './openai-failure.js';
 import { openAiUsage } from './openai-usage.js';
 import {
@@ -14,6 +14,7 @@ import {
   isJson,
   type Json,
   type Outcome,
+  optionalLabel,
   optionalString,
   ShapeError,
 } from './provider-outcome.js';
@@ -75,8 +76,23 @@ const AUDIO_EXTENSIONS: Readonly<Record<string, string>> = {
   'audio/pcm': 'pcm',
 };
 
-/** Parse a speech body: the audio bytes, typed by the `content-type` header. */
+/**
+ * Audio folded from a speech stream (`stream_format: "sse"`), with the usage its `speech.audio.done` event
+ * reported. Only {@link assembleSpeechStream} makes one, so no JSON body can pass for it.
+ */
+class StreamedSpeech {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly usage: unknown,
+  ) {}
+}
+
+/** Parse a speech body: the audio bytes, typed by the `content-type` header (or, streamed, by their signature). */
 function parseSpeech(body: unknown, status: number, contentType: string | undefined): Outcome {
+  if (body instanceof StreamedSpeech) {
+    const outcome = parseSpeech(body.bytes, status, sniffAudioType(toBase64(body.bytes.subarray(0, 12))));
+    return outcome.kind === 'success' ? { ...outcome, usage: openAiUsage(body.usage) } : outcome;
+  }
   const mediaType = canonicalMediaType(contentType ?? '') || 'audio/mpeg';
   if (typeof body === 'string' || mediaType === 'application/json') {
     // A JSON body with a 2xx status is an error in disguise at best; it is never audio.
@@ -174,7 +190,62 @@ export const openAiImages: FormatSpec = {
   parseStreamError: imageStreamError,
 };
 
-/** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes. */
+/** The failure of an `error` event of an audio stream, or `undefined` for another event. */
+function audioStreamError(item: Json): StreamAssembly | undefined {
+  if (item.type !== 'error' && !(item.type === undefined && isJson(item.error))) return undefined;
+  return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
+}
+
+/**
+ * Fold a speech stream (`stream_format: "sse"`): `speech.audio.delta` events each carry a base64 piece of the
+ * audio, `speech.audio.done` ends it with the usage.
+ */
+function assembleSpeechStream(events: readonly unknown[]): StreamAssembly {
+  const pieces: Uint8Array[] = [];
+  for (const event of events) {
+    const item = expectObject(event, 'A stream event');
+    const failed = audioStreamError(item);
+    if (failed !== undefined) return failed;
+    if (item.type === 'speech.audio.delta') {
+      const piece = typeof item.audio === 'string' ? fromBase64(item.audio) : undefined;
+      if (piece === undefined) throw new ShapeError('A `speech.audio.delta` event has no base64 `audio`.');
+      pieces.push(piece);
+    }
+    if (item.type === 'speech.audio.done') {
+      const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+      let offset = 0;
+      for (const piece of pieces) {
+        bytes.set(piece, offset);
+        offset += piece.length;
+      }
+      return { kind: 'body', body: new StreamedSpeech(bytes, item.usage) };
+    }
+  }
+  throw new ShapeError('The stream ended before `speech.audio.done`.');
+}
+
+/**
+ * Fold a transcription stream (`stream: true` with the gpt-4o transcription models): `transcript.text.delta`
+ * events carry pieces of the text, `transcript.text.done` the whole text and the usage.
+ */
+function assembleTranscriptionStream(events: readonly unknown[]): StreamAssembly {
+  let text = '';
+  for (const event of events) {
+    const item = expectObject(event, 'A stream event');
+    const failed = audioStreamError(item);
+    if (failed !== undefined) return failed;
+    if (item.type === 'transcript.text.delta' && typeof item.delta === 'string') text += item.delta;
+    if (item.type === 'transcript.text.done') {
+      return {
+        kind: 'body',
+        body: omitUndefined({ text: typeof item.text === 'string' ? item.text : text, usage: item.usage }),
+      };
+    }
+  }
+  throw new ShapeError('The stream ended before `transcript.text.done`.');
+}
+
+/** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes, or its SSE stream. */
 export const openAiSpeech: FormatSpec = {
   provider: 'openai',
   aiSdkProviders: ['openai.speech', '*.speech'],
@@ -183,9 +254,10 @@ export const openAiSpeech: FormatSpec = {
   parseSuccess: (body, context) =>
     parseSpeech(body, context.status, headerValue(context.headers, 'content-type')),
   parseError: (body, status, text) => openAiFailure(body, status, text),
+  assembleStream: assembleSpeechStream,
 };
 
-/** `openai.transcription`: `/v1/audio/transcriptions` and translations, JSON or plain text. */
+/** `openai.transcription`: `/v1/audio/transcriptions` and translations, JSON or plain text, or its SSE stream. */
 export const openAiTranscription: FormatSpec = {
   provider: 'openai',
   aiSdkProviders: ['openai.transcription', '*.transcription'],
@@ -194,6 +266,7 @@ export const openAiTranscription: FormatSpec = {
   parseError: (body, status, text) => openAiFailure(body, status, text),
   // The text, srt and vtt response formats answer with plain text.
   parseText: (text) => ({ kind: 'success', content: text, metadata: { response_format: 'text' } }),
+  assembleStream: assembleTranscriptionStream,
 };
 
 /** Parse a video job object of the Videos API. */
@@ -203,7 +276,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   const id = optionalString(root.id, '`id`');
   const state = optionalString(root.status, '`status`');
   const metadata = omitUndefined({
-    model: optionalString(root.model, '`model`'),
+    model: optionalLabel(root.model, '`model`'),
     video_id: id,
     provider_status: state,
     progress: typeof root.progress === 'number' ? root.progress : undefined,

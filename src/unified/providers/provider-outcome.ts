@@ -83,6 +83,15 @@ export function optionalString(value: unknown, what: string): string | undefined
   return value;
 }
 
+/**
+ * An optional label of the answer (a model name, a response id): like {@link optionalString}, but an empty or blank
+ * string reads as absent, because OpenAI-compatible servers send `"model": ""` or `"id": ""` as placeholders.
+ */
+export function optionalLabel(value: unknown, what: string): string | undefined {
+  const text = optionalString(value, what);
+  return text === undefined || text.trim() === '' ? undefined : text;
+}
+
 /** A token count: `undefined` when absent or null, a {@link ShapeError} when not a non-negative integer. */
 export function tokenCount(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null) return undefined;
