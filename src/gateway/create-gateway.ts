@@ -10,9 +10,11 @@ import { type GatewayConfig, providersFromEnv, type RouteName } from './config.j
 import { GatewayMetrics } from './metrics.js';
 import { createKeyCheck } from './middleware/check-key.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
+import { type Caller, createTeams } from './middleware/teams.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createProviderModels, MODALITIES_OF, type Modality, type ProviderModels } from './providers.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
+import type { GatewayStore } from './store/open-store.js';
 
 /** Answers a request for a static asset (the console), or `undefined` to let the gateway answer. */
 export type AssetHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -28,6 +30,15 @@ export interface GatewayOptions extends GatewayConfig {
    * `/metrics` and `/openapi.json`; what it does not answer becomes a `NOT_FOUND` envelope.
    */
   console?: AssetHandler | undefined;
+  /**
+   * An open, migrated store (`openStore`, `migrateStore`): keys with limits, usage records and `/v1/usage`
+   * (docs/gateway.md, "Teams"). Without one the gateway keeps no state.
+   */
+  store?: GatewayStore | undefined;
+  /** The admin key for `/v1/usage`; default: `VERDICT_ADMIN_KEY` from `env`. */
+  adminKey?: string | undefined;
+  /** Admit stored keys without limits while the store is unreachable (default: refuse them). */
+  storeFailOpen?: boolean | undefined;
 }
 
 /** Facts about one request, gathered for its log line and the metrics. */
@@ -52,12 +63,14 @@ export interface RequestFacts {
   content?: string;
   /** Set by streamed answers: the log line and metrics wait for the end of the stream. */
   pending?: Promise<void>;
+  /** The name of the key that was accepted (with a store). */
+  key?: string;
 }
 
 /** Hono's variables in a gateway request. */
 export interface GatewayEnv {
   /** The request's trace id and the facts gathered for its log line. */
-  Variables: { traceId: string; facts: RequestFacts };
+  Variables: { traceId: string; facts: RequestFacts; caller?: Caller | undefined };
 }
 
 /** What the routes share: resolved providers, limits and the metrics. */
@@ -94,6 +107,8 @@ export type Gateway = Hono<GatewayEnv> & {
   idle(): Promise<void>;
   /** Requests being answered now. */
   inFlight(): number;
+  /** Write the usage records still queued (a graceful stop); answers how many were dropped. */
+  flush(deadlineMs?: number): Promise<number>;
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -159,6 +174,9 @@ const ROUTE_PATHS = [
   '/v1/transcriptions',
   '/v1/videos',
   '/v1/models',
+  '/v1/usage',
+  '/v1/usage/requests',
+  '/v1/key',
 ];
 
 function routeLabel(path: string): string {
@@ -273,6 +291,17 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       .filter((key) => key !== ''),
   ];
   const checkKey = keys.length > 0 ? createKeyCheck(keys) : undefined;
+  const adminKey = options.adminKey ?? options.env?.VERDICT_ADMIN_KEY;
+  const teams =
+    options.store === undefined
+      ? undefined
+      : createTeams({
+          store: options.store,
+          adminKey: adminKey === '' ? undefined : adminKey,
+          staticKeys: keys,
+          failOpen: options.storeFailOpen,
+          log: options.log,
+        });
 
   // Outermost: trace id, one log line and the metrics for every request, whatever answers it.
   app.use(async (c, next) => {
@@ -307,9 +336,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           latency_ms: Math.round(seconds * 1000),
           attempts: facts.attempts,
           usage: facts.usage,
+          key: facts.key,
           ...(runtime.logContent ? { input: facts.input, content: facts.content } : {}),
         }),
       );
+      teams?.finish(c, facts, status, seconds);
       active--;
       checkIdle();
     };
@@ -330,13 +361,22 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       cors({
         origin: options.cors.origins,
         allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
-        exposeHeaders: ['x-trace-id', 'retry-after'],
+        exposeHeaders: [
+          'x-trace-id',
+          'retry-after',
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+        ],
       }),
     );
   }
 
   // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
-  if (checkKey !== undefined) {
+  if (teams !== undefined) {
+    app.use('/v1/*', teams.guard);
+    app.use('/metrics', teams.guard);
+  } else if (checkKey !== undefined) {
     const requireKey = async (c: Context<GatewayEnv>, next: () => Promise<void>) => {
       if (await checkKey(c.req.header('authorization'))) return next();
       return respond(
@@ -369,19 +409,35 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
   // stopping, so a load balancer's readiness check and a client read the same thing.
-  app.get('/healthz', (c) =>
-    respond(
+  // With a store, health says whether it answers: down is a failure unless stored keys fail open
+  // (docs/gateway.md, "Teams").
+  app.get('/healthz', async (c) => {
+    const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
+    if (store === 'down' && !closing && !teams?.failOpen) {
+      return respond(
+        c,
+        systemFailure('PROVIDER_UNAVAILABLE', "The gateway's store cannot be reached.", c.get('traceId'), {
+          store,
+        }),
+      );
+    }
+    return respond(
       c,
       closing
         ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
-        : systemSuccess(`Serving ${runtime.providers.size} provider(s).`, c.get('traceId'), {
-            providers: [...runtime.providers.keys()],
-          }),
-    ),
-  );
+        : systemSuccess(
+            `Serving ${runtime.providers.size} provider(s)${store === undefined ? '' : `; the store is ${store}`}.`,
+            c.get('traceId'),
+            { providers: [...runtime.providers.keys()], ...(store === undefined ? {} : { store }) },
+          ),
+    );
+  });
   app.get('/metrics', (c) => {
     c.get('facts').code = 'ok';
-    return c.body(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
+    return c.body(metrics.render() + teamLines, 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+    });
   });
   app.get('/openapi.json', (c) => {
     c.get('facts').code = 'ok';
@@ -397,6 +453,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
     return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
   });
+  teams?.register(app);
   registerProviderRoutes(app, runtime);
 
   app.notFound(async (c) => {
@@ -443,5 +500,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       return active === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     inFlight: () => active,
+    flush: (deadlineMs?: number) => teams?.flush(deadlineMs) ?? Promise.resolve(0),
   });
 }

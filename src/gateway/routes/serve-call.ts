@@ -9,6 +9,7 @@ import {
 } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
+import { allowedTargets } from '../middleware/teams.js';
 import type { Modality } from '../providers.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */
@@ -71,6 +72,8 @@ export async function withPlace(
   const traceId = c.get('traceId');
   const resolved = runtime.resolve(model, modality, traceId);
   if (!resolved.ok) return respond(c, resolved.failure);
+  const allowed = allowedTargets(c.get('caller'), model, resolved.targets, traceId);
+  if (!allowed.ok) return respond(c, allowed.failure);
   const release = await runtime.limit.acquire(c.req.raw.signal);
   if (release === undefined) {
     return respond(
@@ -88,7 +91,7 @@ export async function withPlace(
   }
   let handedOver = false;
   try {
-    return await run(resolved.targets, () => {
+    return await run(allowed.targets, () => {
       handedOver = true;
       return release;
     });

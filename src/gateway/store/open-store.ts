@@ -182,9 +182,52 @@ async function openPglite(dir: string, timeoutMs: number): Promise<GatewayStore>
 export async function openStore(location: string, options: StoreOptions = {}): Promise<GatewayStore> {
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (isPostgresUrl(location)) return openPostgres(location, options, timeoutMs);
-  if (location !== ':memory:') {
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(location, { recursive: true, mode: 0o700 });
+  if (location === ':memory:') return openPglite(location, timeoutMs);
+  const release = await lockDirectory(location);
+  try {
+    const store = await openPglite(location, timeoutMs);
+    return { ...store, close: () => store.close().finally(release) };
+  } catch (error) {
+    await release();
+    throw error;
   }
-  return openPglite(location, timeoutMs);
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt it. A lock file
+ * holding the owner's pid keeps a second one out (a lock whose process is gone is taken over).
+ */
+async function lockDirectory(dir: string): Promise<() => Promise<void>> {
+  const { mkdir, open, readFile, rm } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const lock = join(dir, 'verdict-gateway.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lock, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw asStoreError(error);
+      const owner = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(owner) && owner > 0 && (owner === process.pid || processAlive(owner))) {
+        throw new StoreError(
+          'store_unreachable',
+          `The PGlite store ${dir} is open in another process (pid ${owner}); PGlite serves one process: stop it, or share a PostgreSQL server (--store postgres://…).`,
+        );
+      }
+      await rm(lock, { force: true });
+    }
+  }
+  throw new StoreError('store_unreachable', `The PGlite store ${dir} could not be locked.`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
 }
