@@ -15,7 +15,14 @@ import {
   systemSuccess,
 } from '../create-gateway.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
-import { admitRequest, countTokens, hasCountedLimits, type Refusal, readCounts } from '../store/limits.js';
+import {
+  admitRequest,
+  countTokens,
+  hasCountedLimits,
+  pruneCounters,
+  type Refusal,
+  readCounts,
+} from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
   decodeCursor,
@@ -89,6 +96,7 @@ const PROVIDER_ROUTES: Readonly<Record<string, string>> = {
 
 const FAIL_OPEN_MEMORY_MS = 3_600_000;
 const FAIL_OPEN_MAX_KEYS = 10_000;
+const PRUNE_EVERY_MS = 600_000;
 
 /** A glob (`*` is any run of characters) as a test. */
 function matchesGlob(glob: string, value: string): boolean {
@@ -185,6 +193,7 @@ export function createTeams(options: TeamsOptions): Teams {
   const failOpen = options.failOpen ?? false;
   const seen = new Map<string, { record: KeyRecord; at: number }>();
   const counts = { storeErrors: 0, failOpenAdmissions: 0, tokenCountFailures: 0 };
+  let lastPrune = now().getTime();
   const writer = new UsageWriter(store, {
     ...options.writer,
     onDrop: (dropped, reason) => {
@@ -475,6 +484,13 @@ export function createTeams(options: TeamsOptions): Teams {
         input_tokens: input,
         output_tokens: output,
       });
+      // Per-minute counters are only read for the current minute: delete old ones now and then.
+      if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = ended.getTime();
+        pruneCounters(store, ended).catch(() => {
+          counts.storeErrors++;
+        });
+      }
       const key = c.get('caller')?.key;
       if (key !== undefined && input + output > 0) {
         countTokens(store, key, input + output, ended).catch((error: unknown) => {
