@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { type GatewayStore, migrateStore, openStore, UsageWriter } from '../../src/gateway/store/index.js';
+import {
+  createKey,
+  type GatewayStore,
+  migrateStore,
+  openStore,
+  UsageWriter,
+} from '../../src/gateway/store/index.js';
 import { type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import {
   consoleAsset,
@@ -132,5 +138,28 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     await expectNoSidewaysScroll(page);
     await page.setViewportSize({ width: 1280, height: 900 });
     await expectAccessible(page);
+  });
+
+  test("Try shows what is left of a stored key's limits after an answer", async () => {
+    const { page } = site;
+    const { key } = await createKey(store, 'try-team', {
+      rpm: 60,
+      budget_tokens: 100_000,
+      budget_period: 'month',
+    });
+    await page.goto(`${site.url}#try`);
+    await page.locator('summary', { hasText: 'Connection' }).click();
+    await page.getByLabel('Gateway key (optional)').fill(key);
+    await page.getByRole('button', { name: 'Reload routes' }).click();
+    await page.getByText(/^Providers: /).waitFor();
+    await page.getByLabel('Stream the answer').uncheck();
+    await page.getByRole('combobox', { name: 'Route' }).fill('openai:gpt-4o-mini');
+    await page.locator('form textarea').fill('Say hi');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const limits = page.getByText(/^Key "try-team" has left: /);
+    await limits.waitFor();
+    expect(await limits.innerText()).toMatch(
+      /^Key "try-team" has left: 59 of 60 requests this minute · [\d,]+ of 100,000 budget tokens \(month\)\.$/,
+    );
   });
 });
