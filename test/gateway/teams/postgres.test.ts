@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { run } from '../../../src/cli/run.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import {
   createKey,
@@ -9,6 +10,7 @@ import {
   revokeKey,
 } from '../../../src/gateway/store/index.js';
 import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { memoryIo } from '../../helpers/memory-io.js';
 import type { ReplayProviders } from '../../helpers/replay-providers.js';
 import { spawnCli } from '../../helpers/spawn-cli.js';
 import { useReplay } from '../use-replay.js';
@@ -260,5 +262,47 @@ describe('verdict gateway keys and migrate on PostgreSQL', () => {
     const bad = await spawnCli(['gateway', 'keys', 'create', '--name', 'Bad Name', ...store]);
     expect(bad.status).not.toBe(0);
     expect(JSON.parse(bad.stdout)).toMatchObject({ success: false, error_code: 'invalid_arguments' });
+  }, 120_000);
+});
+
+describe('verdict gateway --store postgres://…', () => {
+  test('serves stored keys, and a graceful stop writes every usage record before it exits', async () => {
+    const { key } = await createKey(admin, 'team-serve', { rpm: 1000 });
+    const controller = new AbortController();
+    const io = memoryIo({
+      env: {
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: replay.baseURL.openai,
+        VERDICT_ADMIN_KEY: 'admin-key-of-the-serve-test-0123',
+      },
+      cwd: process.cwd(),
+      signal: controller.signal,
+    });
+    const exit = run(['gateway', '--port', '0', '--store', postgres.url], io);
+    let url: string | undefined;
+    await expect
+      .poll(
+        () => {
+          url = /serving on (http:\/\/[^ ]+)/.exec(io.stderr.text())?.[1];
+          return url !== undefined || io.stderr.text().includes('could not');
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    expect(io.stderr.text()).toContain(`store postgres://postgres@127.0.0.1:`);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${url}/v1/text`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    controller.abort();
+    expect(await exit).toBe(0);
+    expect(await usageRows("key_name = 'team-serve' AND code = 'ok'")).toBe(20);
+    expect(io.stderr.text()).not.toContain('could not be written');
   }, 120_000);
 });
