@@ -214,7 +214,7 @@ async function lockDirectory(dir: string): Promise<() => Promise<void>> {
       if (Number.isInteger(owner) && owner > 0 && (owner === process.pid || processAlive(owner))) {
         throw new StoreError(
           'store_unreachable',
-          `The PGlite store ${dir} is open in another process (pid ${owner}); PGlite serves one process: stop it, or share a PostgreSQL server (--store postgres://…).`,
+          `The PGlite store ${dir} is open ${owner === process.pid ? 'already in this process' : `in another process (pid ${owner})`}; PGlite serves one process: stop it, or share a PostgreSQL server (--store postgres://…).`,
         );
       }
       await rm(lock, { force: true });
