@@ -39,6 +39,8 @@ export interface GatewayOptions extends GatewayConfig {
   adminKey?: string | undefined;
   /** Admit stored keys without limits while the store is unreachable (default: refuse them). */
   storeFailOpen?: boolean | undefined;
+  /** The clock of limit windows and usage records (tests); default: the system clock. */
+  storeClock?: (() => Date) | undefined;
 }
 
 /** Facts about one request, gathered for its log line and the metrics. */
@@ -301,6 +303,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           staticKeys: keys,
           failOpen: options.storeFailOpen,
           log: options.log,
+          now: options.storeClock,
         });
 
   // Outermost: trace id, one log line and the metrics for every request, whatever answers it.

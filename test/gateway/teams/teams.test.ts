@@ -18,6 +18,9 @@ const replayServer = useReplay();
 let replay: ReplayProviders;
 let store: GatewayStore;
 const ADMIN = 'admin-key-of-the-tests-0123456789';
+// Limit tests run on a stopped clock, so a minute boundary passing during a test cannot open a new window.
+const NOON = new Date('2026-12-01T12:00:30.000Z');
+const stopped = { storeClock: () => NOON };
 const STATIC = 'static-key-of-the-tests-0123456789';
 
 /** A store that can be switched off: every query then fails as an unreachable store does. */
@@ -141,7 +144,7 @@ describe('keys in the store', () => {
 describe('limits', () => {
   test('rpm: over the limit is RATE_LIMITED with retry-after and coherent RateLimit headers', async () => {
     const { key } = await createKey(store, 'team-a', { rpm: 2 });
-    const gateway = gatewayOn(store);
+    const gateway = gatewayOn(store, stopped);
     const first = await text(gateway, key);
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-limit')).toBe('2');
@@ -164,12 +167,10 @@ describe('limits', () => {
 
   test('tpm: once a minute has used its tokens, the next request is RATE_LIMITED naming tpm', async () => {
     const { key } = await createKey(store, 'team-a', { tpm: 1000 });
-    const gateway = gatewayOn(store);
+    const gateway = gatewayOn(store, stopped);
     expect((await text(gateway, key)).status).toBe(200);
     const { record } = { record: (await updateKey(store, 'team-a', {}))! };
-    await vi.waitFor(async () =>
-      expect((await readCounts(store, record, new Date())).minute_tokens).toBe(1280),
-    );
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).minute_tokens).toBe(1280));
     const refused = await text(gateway, key);
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.details).toMatchObject({ limit: 'tpm', value: 1000, used: 1280 });
@@ -177,16 +178,12 @@ describe('limits', () => {
 
   test('a spent budget is INSUFFICIENT_CREDITS (402) naming the budget and its period', async () => {
     const { key } = await createKey(store, 'team-a', { budget_tokens: 2000, budget_period: 'month' });
-    const gateway = gatewayOn(store);
+    const gateway = gatewayOn(store, stopped);
     expect((await text(gateway, key)).status).toBe(200);
     const record = (await updateKey(store, 'team-a', {}))!;
-    await vi.waitFor(async () =>
-      expect((await readCounts(store, record, new Date())).period_tokens).toBe(1280),
-    );
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(1280));
     expect((await text(gateway, key)).status).toBe(200);
-    await vi.waitFor(async () =>
-      expect((await readCounts(store, record, new Date())).period_tokens).toBe(2560),
-    );
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(2560));
     const refused = await text(gateway, key);
     expect(refused.status).toBe(402);
     expect((await refused.json()).error).toMatchObject({
@@ -197,7 +194,7 @@ describe('limits', () => {
 
   test('models and routes the key may not use are PERMISSION_DENIED (403) naming what it may use', async () => {
     const { key } = await createKey(store, 'team-a', { models: ['anthropic:claude-*'], routes: ['text'] });
-    const gateway = gatewayOn(store);
+    const gateway = gatewayOn(store, stopped);
     expect((await text(gateway, key, 'anthropic:claude-sonnet-4-5')).status).toBe(200);
     const model = await text(gateway, key, 'openai:gpt-4o-mini');
     expect(model.status).toBe(403);
@@ -221,12 +218,10 @@ describe('limits', () => {
 
   test('GET /v1/key answers the calling key its limits and what is left', async () => {
     const { key } = await createKey(store, 'team-a', { rpm: 5, budget_tokens: 10_000 });
-    const gateway = gatewayOn(store);
+    const gateway = gatewayOn(store, stopped);
     await text(gateway, key);
     const record = (await updateKey(store, 'team-a', {}))!;
-    await vi.waitFor(async () =>
-      expect((await readCounts(store, record, new Date())).period_tokens).toBe(1280),
-    );
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(1280));
     const answer = await (await getAs(gateway, '/v1/key', key)).json();
     expect(answer.metadata.key).toMatchObject({
       name: 'team-a',
