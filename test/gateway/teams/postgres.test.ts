@@ -250,7 +250,10 @@ describe('verdict gateway keys and migrate on PostgreSQL', () => {
     const { gateway } = instances[0] as { gateway: Gateway };
     expect((await text(gateway, key)).status).toBe(200);
     const shown = await spawnCli(['gateway', 'keys', 'show', 'team-cli', ...store]);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ record: { rpm: 5 }, used: { minute_requests: 1 } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      record: { rpm: 5 },
+      used: { period_tokens: TOKENS_PER_ANSWER },
+    });
     const revoked = await spawnCli(['gateway', 'keys', 'revoke', 'team-cli', ...store]);
     expect(JSON.parse(revoked.stdout).record.revoked_at).toEqual(expect.any(String));
     expect((await text(gateway, key)).status).toBe(401);
