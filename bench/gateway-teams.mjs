@@ -34,7 +34,7 @@ const STATIC = 'bench-static-key-0123456789abcdef';
 
 const { createGateway } = await import('../dist/gateway/index.js');
 const store = await import('../dist/gateway/store/index.js');
-(globalThis).AI_SDK_LOG_WARNINGS = false;
+globalThis.AI_SDK_LOG_WARNINGS = false;
 
 // ---- the mock provider, in its own process ----------------------------------------------------------------
 const MOCK = `
@@ -51,7 +51,10 @@ function startChild(command, argv, ready, stream = 'stdout') {
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${command} did not start: ${seen.slice(-500)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} did not start: ${seen.slice(-500)}`)),
+      60_000,
+    );
     const onData = (chunk) => {
       seen += chunk.toString();
       const match = ready.exec(seen);
@@ -77,10 +80,21 @@ async function startPostgres() {
   await chmod(root, 0o777);
   const asRoot = process.getuid?.() === 0;
   const wrap = (binary, argv) =>
-    asRoot ? ['setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', binary, ...argv]] : [binary, argv];
+    asRoot
+      ? ['setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', binary, ...argv]]
+      : [binary, argv];
   const data = join(root, 'data');
   await new Promise((resolve, reject) => {
-    const [file, argv] = wrap(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    const [file, argv] = wrap(join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ]);
     const child = spawn(file, argv, { stdio: 'ignore' });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb ended with ${code}`))));
   });
@@ -90,13 +104,26 @@ async function startPostgres() {
       server.close(() => resolve(port));
     });
   });
-  const [file, argv] = wrap(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', root,
-    '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200']);
+  const [file, argv] = wrap(join(bin, 'postgres'), [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    root,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
+  ]);
   const { child } = await startChild(file, argv, /ready to accept connections/, 'stderr');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async close() {
-      await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGINT'); });
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGINT');
+      });
       await rm(root, { recursive: true, force: true });
     },
   };
@@ -112,18 +139,24 @@ async function load(gateway, key, concurrency, count) {
   const body = JSON.stringify({ model: 'mock:gpt-4o-mini', input: 'Say hello' });
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++;
-      const sent = performance.now();
-      const answer = await gateway.fetch(new Request('http://bench/v1/text', {
-        method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      }));
-      await answer.arrayBuffer();
-      if (answer.status !== 200) failures++;
-      latencies.push(performance.now() - sent);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        const sent = performance.now();
+        const answer = await gateway.fetch(
+          new Request('http://bench/v1/text', {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          }),
+        );
+        await answer.arrayBuffer();
+        if (answer.status !== 200) failures++;
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   latencies.sort((a, b) => a - b);
@@ -137,7 +170,10 @@ async function load(gateway, key, concurrency, count) {
 }
 
 async function openBenchStore(kind, postgres) {
-  const opened = await store.openStore(kind === 'pglite' ? ':memory:' : postgres.url, { queryTimeoutMs: 30_000, poolSize: 20 });
+  const opened = await store.openStore(kind === 'pglite' ? ':memory:' : postgres.url, {
+    queryTimeoutMs: 30_000,
+    poolSize: 20,
+  });
   await store.migrateStore(opened);
   await opened.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
   return opened;
@@ -147,10 +183,15 @@ async function benchRequests(kind, postgres, mockPort) {
   const opened = await openBenchStore(kind, postgres);
   const unlimited = await store.createKey(opened, 'bench-stored');
   const limited = await store.createKey(opened, 'bench-limited', {
-    rpm: 1_000_000_000, tpm: 1_000_000_000, budget_tokens: 1_000_000_000_000, budget_period: 'month',
+    rpm: 1_000_000_000,
+    tpm: 1_000_000_000,
+    budget_tokens: 1_000_000_000_000,
+    budget_period: 'month',
   });
   const gateway = createGateway({
-    providers: { mock: { type: 'openai-compatible', baseURL: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'bench' } },
+    providers: {
+      mock: { type: 'openai-compatible', baseURL: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'bench' },
+    },
     keys: [STATIC],
     store: opened,
     concurrency: 1000,
@@ -159,7 +200,11 @@ async function benchRequests(kind, postgres, mockPort) {
   const rows = [];
   for (const concurrency of LEVELS) {
     const results = {};
-    for (const [name, key] of [['static', STATIC], ['stored', unlimited.key], ['limited', limited.key]]) {
+    for (const [name, key] of [
+      ['static', STATIC],
+      ['stored', unlimited.key],
+      ['limited', limited.key],
+    ]) {
       await load(gateway, key, concurrency, WARMUP);
       results[name] = await load(gateway, key, concurrency, REQUESTS);
       await gateway.flush(60_000);
@@ -169,9 +214,15 @@ async function benchRequests(kind, postgres, mockPort) {
     }
     const base = results.static;
     rows.push({
-      store: kind, concurrency, key: 'limited − static',
-      p50: results.limited.p50 - base.p50, p99: results.limited.p99 - base.p99,
-      rps: (results.limited.rps / base.rps - 1) * 100, cpuUs: results.limited.cpuUs - base.cpuUs, failures: 0, delta: true,
+      store: kind,
+      concurrency,
+      key: 'limited − static',
+      p50: results.limited.p50 - base.p50,
+      p99: results.limited.p99 - base.p99,
+      rps: (results.limited.rps / base.rps - 1) * 100,
+      cpuUs: results.limited.cpuUs - base.cpuUs,
+      failures: 0,
+      delta: true,
     });
   }
   await opened.close();
@@ -180,9 +231,20 @@ async function benchRequests(kind, postgres, mockPort) {
 
 function usageRecord(index) {
   return {
-    request_id: `bench-${index}-${Math.random().toString(36).slice(2)}`, time: new Date().toISOString(),
-    trace_id: `trace-${index}`, key_name: 'bench', route: '/v1/text', provider: 'openai', model: 'gpt-4o-mini',
-    target: 'openai:gpt-4o-mini', attempts: 1, status: 200, code: 'ok', latency_ms: 12, input_tokens: 9, output_tokens: 2,
+    request_id: `bench-${index}-${Math.random().toString(36).slice(2)}`,
+    time: new Date().toISOString(),
+    trace_id: `trace-${index}`,
+    key_name: 'bench',
+    route: '/v1/text',
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    target: 'openai:gpt-4o-mini',
+    attempts: 1,
+    status: 200,
+    code: 'ok',
+    latency_ms: 12,
+    input_tokens: 9,
+    output_tokens: 2,
   };
 }
 
@@ -194,7 +256,13 @@ async function benchWriter(kind, postgres) {
   await writer.flush(600_000);
   const rate = USAGE_RECORDS / ((performance.now() - started) / 1000);
   // A slow database: every batch answers 25 ms late while records arrive at 5000/s for 2 s.
-  const slow = { ...opened, query: async (sql, params) => { await new Promise((r) => setTimeout(r, 25)); return opened.query(sql, params); } };
+  const slow = {
+    ...opened,
+    query: async (sql, params) => {
+      await new Promise((r) => setTimeout(r, 25));
+      return opened.query(sql, params);
+    },
+  };
   const slowWriter = new store.UsageWriter(slow, { maxQueue: 100_000 });
   let peak = 0;
   const arrivals = 10_000;
@@ -213,11 +281,17 @@ async function benchWriter(kind, postgres) {
 }
 
 // ---- run ------------------------------------------------------------------------------------------------------
-const { child: mock, match } = await startChild(process.execPath, ['--input-type=module', '-e', MOCK], /^(\d+)\n/);
+const { child: mock, match } = await startChild(
+  process.execPath,
+  ['--input-type=module', '-e', MOCK],
+  /^(\d+)\n/,
+);
 const mockPort = Number(match[1]);
 const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
 try {
-  console.log(`gateway teams bench: ${REQUESTS} requests per run, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)} at start`);
+  console.log(
+    `gateway teams bench: ${REQUESTS} requests per run, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)} at start`,
+  );
   console.log('store     conc  key               p50 ms   p99 ms     req/s   CPU µs/req  failures');
   for (const kind of STORES) {
     for (const row of await benchRequests(kind, postgres, mockPort)) {
@@ -227,10 +301,14 @@ try {
       );
     }
   }
-  console.log('\nusage writer: records/s (batches of 500), and the peak queue at 5000 records/s with a store 25 ms late');
+  console.log(
+    '\nusage writer: records/s (batches of 500), and the peak queue at 5000 records/s with a store 25 ms late',
+  );
   for (const kind of STORES) {
     const result = await benchWriter(kind, postgres);
-    console.log(`${result.store.padEnd(9)} ${result.rate.toFixed(0).padStart(8)} records/s   peak queue ${result.peak}   dropped ${result.dropped}`);
+    console.log(
+      `${result.store.padEnd(9)} ${result.rate.toFixed(0).padStart(8)} records/s   peak queue ${result.peak}   dropped ${result.dropped}`,
+    );
   }
 } finally {
   mock.kill();
