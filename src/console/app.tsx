@@ -2,11 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { CheckView } from './check/check-view.js';
 import { ReceiptView } from './receipt/receipt-view.js';
 import { TryView } from './try/try-view.js';
+import { UsageView } from './usage/usage-view.js';
 
 const VIEWS = {
   try: { title: 'Try', view: TryView },
   check: { title: 'Check', view: CheckView },
   receipt: { title: 'Receipt', view: ReceiptView },
+  usage: { title: 'Usage', view: UsageView },
 } as const;
 
 type ViewName = keyof typeof VIEWS;

@@ -12,11 +12,13 @@ import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js'
 import { GatewayMetrics } from './metrics.js';
 import { createKeyCheck } from './middleware/check-key.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
+import { type Caller, createTeams } from './middleware/teams.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createProviderModels, MODALITIES_OF, type Modality, type ProviderModels } from './providers.js';
 import { createRedactor, type Redactor, redactEnvelope } from './redact-secrets.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { StopNotice } from './stop-notice.js';
+import type { GatewayStore } from './store/open-store.js';
 
 /** Answers a request for a static asset (the console), or `undefined` to let the gateway answer. */
 export type AssetHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -37,6 +39,17 @@ export interface GatewayOptions extends GatewayConfig {
    * the global `fetch`. `verdict gateway` gives one with a keep-alive connection pool when it can.
    */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * An open, migrated store (`openStore`, `migrateStore`): keys with limits, usage records and `/v1/usage`
+   * (docs/gateway.md, "Teams"). Without one the gateway keeps no state.
+   */
+  store?: GatewayStore | undefined;
+  /** The admin key for `/v1/usage`; default: `VERDICT_ADMIN_KEY` from `env`. */
+  adminKey?: string | undefined;
+  /** Admit stored keys without limits while the store is unreachable (default: refuse them). */
+  storeFailOpen?: boolean | undefined;
+  /** The clock of limit windows and usage records (tests); default: the system clock. */
+  storeClock?: (() => Date) | undefined;
 }
 
 /** Facts about one request, gathered for its log line and the metrics. */
@@ -63,6 +76,8 @@ export interface RequestFacts {
   pending?: Promise<void>;
   /** Set when the client went away before its answer: counted as `client_closed`, not as a failure of ours. */
   clientClosed?: boolean;
+  /** The name of the key that was accepted (with a store). */
+  key?: string;
 }
 
 /** Hono's variables in a gateway request. */
@@ -73,6 +88,8 @@ export interface GatewayEnv {
     facts: RequestFacts;
     /** Removes provider and gateway keys from what is answered and logged. */
     redactor: Redactor;
+    /** The key that was accepted, with its limits (with a store). */
+    caller?: Caller | undefined;
   };
 }
 
@@ -119,6 +136,8 @@ export type Gateway = Hono<GatewayEnv> & {
    * (a stream gets it as its final event) and logged.
    */
   abortInFlight(): void;
+  /** Write the usage records still queued (a graceful stop); answers how many were dropped. */
+  flush(deadlineMs?: number): Promise<number>;
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -193,6 +212,9 @@ const ROUTE_PATHS = [
   '/v1/transcriptions',
   '/v1/videos',
   '/v1/models',
+  '/v1/usage',
+  '/v1/usage/requests',
+  '/v1/key',
 ];
 
 /** The members of `value` that are set, so that `undefined` does not hide a default when spread over it. */
@@ -364,6 +386,18 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     idleWaiters = [];
   };
   const checkKey = keys.length > 0 ? createKeyCheck(keys) : undefined;
+  const adminKey = options.adminKey ?? options.env?.VERDICT_ADMIN_KEY;
+  const teams =
+    options.store === undefined
+      ? undefined
+      : createTeams({
+          store: options.store,
+          adminKey: adminKey === '' ? undefined : adminKey,
+          staticKeys: keys,
+          failOpen: options.storeFailOpen,
+          log: options.log,
+          now: options.storeClock,
+        });
 
   // Outermost: trace id, one log line and the metrics for every request, whatever answers it.
   app.use(async (c, next) => {
@@ -403,9 +437,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           latency_ms: Math.round(seconds * 1000),
           attempts: facts.attempts,
           usage: facts.usage,
+          key: facts.key,
           ...(runtime.logContent ? { input: facts.input, content: facts.content } : {}),
         }),
       );
+      teams?.finish(c, facts, status, seconds);
       function logLine(fields: Record<string, unknown>): string {
         return redactor.redact(JSON.stringify(fields));
       }
@@ -429,13 +465,22 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       cors({
         origin: options.cors.origins,
         allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
-        exposeHeaders: ['x-trace-id', 'retry-after'],
+        exposeHeaders: [
+          'x-trace-id',
+          'retry-after',
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+        ],
       }),
     );
   }
 
   // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
-  if (checkKey !== undefined) {
+  if (teams !== undefined) {
+    app.use('/v1/*', teams.guard);
+    app.use('/metrics', teams.guard);
+  } else if (checkKey !== undefined) {
     const requireKey = async (c: Context<GatewayEnv>, next: () => Promise<void>) => {
       if (await checkKey(c.req.header('authorization'))) return next();
       return respond(
@@ -468,19 +513,35 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
   // stopping, so a load balancer's readiness check and a client read the same thing.
-  app.get('/healthz', (c) =>
-    respond(
+  // With a store, health says whether it answers: down is a failure unless stored keys fail open
+  // (docs/gateway.md, "Teams").
+  app.get('/healthz', async (c) => {
+    const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
+    if (store === 'down' && !closing && !teams?.failOpen) {
+      return respond(
+        c,
+        systemFailure('PROVIDER_UNAVAILABLE', "The gateway's store cannot be reached.", c.get('traceId'), {
+          store,
+        }),
+      );
+    }
+    return respond(
       c,
       closing
         ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
-        : systemSuccess(`Serving ${runtime.providers.size} provider(s).`, c.get('traceId'), {
-            providers: [...runtime.providers.keys()],
-          }),
-    ),
-  );
+        : systemSuccess(
+            `Serving ${runtime.providers.size} provider(s)${store === undefined ? '' : `; the store is ${store}`}.`,
+            c.get('traceId'),
+            { providers: [...runtime.providers.keys()], ...(store === undefined ? {} : { store }) },
+          ),
+    );
+  });
   app.get('/metrics', (c) => {
     c.get('facts').code = 'ok';
-    return c.body(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
+    return c.body(metrics.render() + teamLines, 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+    });
   });
   app.get('/openapi.json', (c) => {
     c.get('facts').code = 'ok';
@@ -497,6 +558,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
     return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
   });
+  teams?.register(app);
   registerProviderRoutes(app, runtime);
 
   app.notFound(async (c) => {
@@ -547,5 +609,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       closing = true;
       stop.abort();
     },
+    flush: (deadlineMs?: number) => teams?.flush(deadlineMs) ?? Promise.resolve(0),
   });
 }

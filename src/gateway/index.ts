@@ -20,3 +20,24 @@ export {
 export { type AssetHandler, createGateway, type Gateway, type GatewayOptions } from './create-gateway.js';
 export { createOpenApiDocument } from './openapi.js';
 export { MODALITIES_OF, type Modality } from './providers.js';
+export {
+  BUDGET_PERIODS,
+  type BudgetPeriod,
+  createKey,
+  findKeyByName,
+  type GatewayStore,
+  type KeyChanges,
+  type KeyLimits,
+  type KeyRecord,
+  listKeys,
+  migrateStore,
+  openStore,
+  queryRequests,
+  queryUsage,
+  revokeKey,
+  StoreError,
+  type StoreOptions,
+  type UsageRecord,
+  type UsageReport,
+  updateKey,
+} from './store/index.js';

@@ -105,6 +105,37 @@ export function createOpenApiDocument(): Record<string, unknown> {
       '/v1/models': {
         get: { summary: 'Configured providers and aliases, as an envelope', responses: envelopeResponses() },
       },
+      '/v1/usage': {
+        get: {
+          summary:
+            'Usage totals and time series over a range (admin key; with a store, docs/gateway.md "Teams")',
+          parameters: ['from', 'to', 'group_by', 'bucket'].map((name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+          })),
+          responses: envelopeResponses(),
+        },
+      },
+      '/v1/usage/requests': {
+        get: {
+          summary: 'A page of usage records, newest first (admin key; with a store)',
+          parameters: ['key', 'code', 'trace_id', 'from', 'to', 'limit', 'cursor'].map((name) => ({
+            name,
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+          })),
+          responses: envelopeResponses(),
+        },
+      },
+      '/v1/key': {
+        get: {
+          summary: "The calling key's limits and what is left of them (with a store)",
+          responses: envelopeResponses(),
+        },
+      },
       '/healthz': {
         get: {
           summary: 'Liveness: 200 while serving, 503 while shutting down',

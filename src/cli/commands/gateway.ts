@@ -19,6 +19,7 @@ import {
   providerKeyVariables,
   providersFromEnv,
 } from '../../gateway/index.js';
+import type { GatewayStore } from '../../gateway/store/index.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { readInput } from '../../producer/read-input.js';
@@ -32,6 +33,9 @@ import { consoleFiles } from './console-files.js';
 const USAGE = [
   'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
   '                       [--console-dotfiles] [--console-symlinks] [--log-content] [--demo]',
+  '                       [--store DIR|URL] [--store-fail-open]',
+  '       verdict gateway keys create|list|show|update|revoke …',
+  '       verdict gateway migrate [--store DIR|URL]',
   '',
   'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
   '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
@@ -50,6 +54,9 @@ const USAGE = [
   '  --console-symlinks  Also follow symlinks that lead out of DIR.',
   '  --log-content     Log prompts and outputs (off by default).',
   '  --demo            Add the offline demo provider: recorded answers for every route, no account needed.',
+  '  --store DIR|URL   Keys with limits and a usage record in a PGlite directory or PostgreSQL (postgres://…);',
+  '                    default VERDICT_STORE_URL, else none (no state). VERDICT_ADMIN_KEY reads /v1/usage.',
+  '  --store-fail-open While the store is down, admit stored keys without limits (default: refuse them).',
   '  -h, --help        Show this help.',
   '',
   'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully: /healthz answers 503 while',
@@ -166,6 +173,43 @@ function consoleOption(
   return existsSync(`${BUILT_CONSOLE}index.html`) ? { console: staticAssets(BUILT_CONSOLE) } : {};
 }
 
+/**
+ * The store `--store` or `VERDICT_STORE_URL` names, opened and migrated; `undefined` without one (the gateway
+ * then keeps no state); an exit status when it cannot be opened.
+ */
+async function openGatewayStore(
+  option: string | undefined,
+  io: CommandIo,
+  json: boolean,
+): Promise<{ store: GatewayStore } | undefined | number> {
+  const given = option ?? io.env.VERDICT_STORE_URL;
+  if (given === undefined || given === '') return undefined;
+  const { storeLocation } = await import('./gateway-store.js');
+  const { openStore, migrateStore, redactStoreUrl } = await import('../../gateway/store/index.js');
+  const location = storeLocation(given, io);
+  let store: GatewayStore | undefined;
+  try {
+    store = await openStore(location, {
+      onError: (error) =>
+        io.stderr.write(
+          `${JSON.stringify({ time: new Date().toISOString(), event: 'store_connection_error', error: error.message })}\n`,
+        ),
+    });
+    await migrateStore(store);
+    return { store };
+  } catch (error) {
+    await store?.close().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    const result = fail(`verdict gateway could not open the store ${redactStoreUrl(location)}: ${reason}`, {
+      error: reason,
+      error_code: 'store_unreachable',
+      details: { store: redactStoreUrl(location) },
+    });
+    emitResult(withMeta(result, 'gateway', 0), io, json);
+    return EXIT.failure;
+  }
+}
+
 function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((done) => {
     if (signal === undefined) return;
@@ -176,6 +220,11 @@ function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
 
 /** `verdict gateway`: serves the gateway until SIGTERM or SIGINT, then stops gracefully. */
 export async function runGateway(argv: readonly string[], io: CommandIo): Promise<number> {
+  // `verdict gateway keys …` and `verdict gateway migrate` manage the store (docs/gateway.md, "Teams").
+  const first = argv.find((word) => word !== '--json');
+  if (first === 'keys' || first === 'migrate') {
+    return (await import('./gateway-store.js')).runGatewayStoreCommand(argv, io);
+  }
   const parsed = parseArguments(argv, {
     host: { type: 'string', description: 'Address to bind.', default: '127.0.0.1' },
     port: { type: 'integer', description: 'Port.', default: 8787, min: 0, max: 65_535 },
@@ -186,6 +235,11 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-symlinks': { type: 'boolean', description: 'Follow symlinks out of the console directory.' },
     'log-content': { type: 'boolean', description: 'Log prompts and outputs.' },
     demo: { type: 'boolean', description: 'Add the offline demo provider.' },
+    store: { type: 'string', description: 'PGlite directory or postgres:// URL.', valueName: 'DIR|URL' },
+    'store-fail-open': {
+      type: 'boolean',
+      description: 'Admit stored keys unchecked while the store is down.',
+    },
   });
   if (parsed.help) {
     io.stdout.write(USAGE);
@@ -205,6 +259,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-symlinks'?: boolean;
     'log-content'?: boolean;
     demo?: boolean;
+    store?: string;
+    'store-fail-open'?: boolean;
   };
   // An empty host would make Node listen on every interface: binding beyond loopback must be asked for by name.
   if (options.host.trim() === '') {
@@ -293,11 +349,15 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   });
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  const opened = await openGatewayStore(options.store, io, parsed.json);
+  if (typeof opened === 'number') return opened;
+  const store = opened?.store;
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
     gateway = createGateway({
       ...config,
+      ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
       env: io.env,
       log,
@@ -305,6 +365,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     });
   } catch (error) {
     // A gateway key too short (from the environment too) is a configuration error like any other.
+    await store?.close().catch(() => undefined);
     if (!isVerdictError(error)) throw error;
     if (!parsed.json) io.stderr.write(`verdict gateway: ${error.message}\n`);
     return usageFailure(io, parsed.json, error.message);
@@ -341,6 +402,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       details: { code: (error as { code?: unknown } | null)?.code ?? null },
     });
     emitResult(withMeta(result, 'gateway', 0), io, parsed.json);
+    await store?.close().catch(() => undefined);
     return EXIT.failure;
   }
   server.maxConnections = config.maxConnections ?? 1024;
@@ -354,7 +416,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       : String(address);
   const consoleNote = consoleHandler.console === undefined ? '' : `; console at ${shown}/`;
   io.stderr.write(
-    `verdict gateway: serving on ${shown} (${providers.length > 0 ? providers.join(', ') : 'no provider configured'})${consoleNote}\n`,
+    `verdict gateway: serving on ${shown} (${providers.length > 0 ? providers.join(', ') : 'no provider configured'})${store === undefined ? '' : `, store ${store.location}`}${consoleNote}\n`,
   );
   if (providers.length === 0) io.stderr.write(firstRunAdvice());
   await waitForAbort(io.signal);
@@ -381,6 +443,11 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     server.closeAllConnections();
   }
   await closed;
+  if (store !== undefined) {
+    const dropped = await gateway.flush(Math.max(1000, grace));
+    if (dropped > 0) io.stderr.write(`verdict gateway: ${dropped} usage record(s) could not be written\n`);
+    await store.close().catch(() => undefined);
+  }
   io.stderr.write(`verdict gateway: stopped${outcome === 'timeout' ? ' (grace period over)' : ''}\n`);
   return EXIT.success;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { RadioGroup } from '../ui/radio-group.js';
+import { KeyLimits } from '../usage/key-limits.js';
 import { EnvelopeView } from './envelope-view.js';
 import {
   fetchModels,
@@ -204,6 +205,7 @@ export function TryView() {
           </section>
         )}
         {answer !== null && <EnvelopeView answer={answer} streamed={streamed} />}
+        <KeyLimits baseUrl={connection.baseUrl} gatewayKey={connection.key} refresh={answer} />
       </div>
     </section>
   );

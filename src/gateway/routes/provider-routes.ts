@@ -88,8 +88,10 @@ function decodeVideoJob(id: string): { target: string; operation: unknown } | un
  */
 function isVideoOperation(type: string | undefined, operation: unknown): boolean {
   if (operation === null || typeof operation !== 'object') return false;
-  const fields = operation as { operationName?: unknown; getUrl?: unknown };
-  if (type === 'google') {
+  const fields = operation as { operationName?: unknown; getUrl?: unknown; demo_job?: unknown };
+  // The demo's operation names its model only; it is answered from recorded data, with no request.
+  if (type === 'demo') return typeof fields.demo_job === 'string';
+  if (type === 'google' || type === 'google-vertex') {
     return (
       typeof fields.operationName === 'string' &&
       /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/.test(fields.operationName) &&

@@ -11,6 +11,7 @@ import {
 } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
+import { allowedTargets } from '../middleware/teams.js';
 import type { Modality } from '../providers.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */
@@ -132,6 +133,8 @@ export async function withPlace(
   const traceId = c.get('traceId');
   const resolved = runtime.resolve(model, modality, traceId);
   if (!resolved.ok) return respond(c, resolved.failure);
+  const allowed = allowedTargets(c.get('caller'), model, resolved.targets, traceId);
+  if (!allowed.ok) return respond(c, allowed.failure);
   // Every provider route is named after its modality.
   const waited = await waitForPlace(c, runtime, modality as RouteName);
   if ('answer' in waited) {
@@ -143,7 +146,7 @@ export async function withPlace(
   let handedOver = false;
   try {
     return await run(
-      resolved.targets,
+      allowed.targets,
       () => {
         handedOver = true;
         return release;

@@ -1,0 +1,211 @@
+/**
+ * The Usage view's data, pure: reading `GET /v1/usage` and `GET /v1/usage/requests` envelopes (docs/gateway.md,
+ * "Teams") and turning a report's series into chart lines. No DOM here, so it is tested on its own.
+ */
+
+/** Counts of a set of requests, as the gateway reports them. */
+export interface UsageTotals {
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+  latency_p99_ms: number | null;
+}
+
+/** A usage report: totals, per group, and a series per bucket and group. */
+export interface UsageReport {
+  from: string;
+  to: string;
+  group_by: string;
+  bucket: 'minute' | 'hour' | 'day';
+  totals: UsageTotals;
+  groups: (UsageTotals & { group: string | null })[];
+  series: (UsageTotals & { time: string; group: string | null })[];
+}
+
+/** One usage record. */
+export interface UsageRecordRow {
+  request_id: string;
+  time: string;
+  trace_id: string;
+  key_name: string | null;
+  route: string;
+  provider: string | null;
+  model: string | null;
+  target: string | null;
+  attempts: number;
+  status: number;
+  code: string;
+  latency_ms: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** What a chart draws per point. */
+export const METRICS = {
+  requests: { title: 'Requests', unit: 'requests', value: (t: UsageTotals) => t.requests, zeroFill: true },
+  tokens: {
+    title: 'Tokens',
+    unit: 'tokens',
+    value: (t: UsageTotals) => t.input_tokens + t.output_tokens,
+    zeroFill: true,
+  },
+  errorRate: {
+    title: 'Error rate',
+    unit: '%',
+    value: (t: UsageTotals) => (t.requests === 0 ? null : (100 * t.errors) / t.requests),
+    zeroFill: false,
+  },
+  latencyP50: {
+    title: 'Latency p50',
+    unit: 'ms',
+    value: (t: UsageTotals) => t.latency_p50_ms,
+    zeroFill: false,
+  },
+  latencyP95: {
+    title: 'Latency p95',
+    unit: 'ms',
+    value: (t: UsageTotals) => t.latency_p95_ms,
+    zeroFill: false,
+  },
+} as const;
+
+/** One of {@link METRICS}. */
+export type MetricName = keyof typeof METRICS;
+
+/** A line of a chart: a group's values at each time of the grid (`null` where it has none). */
+export interface ChartLine {
+  /** The group's label (`(none)` for requests without one). */
+  label: string;
+  /** One value per time of {@link ChartData.times}. */
+  values: (number | null)[];
+}
+
+/** What a chart draws: a time grid and a few lines. */
+export interface ChartData {
+  /** Bucket starts, in milliseconds since 1970, ascending. */
+  times: number[];
+  /** The busiest groups' lines, then one for the rest when there are more. */
+  lines: ChartLine[];
+}
+
+const BUCKET_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** Most lines a chart draws; the other groups are summed (or left out, for rates) as "other". */
+export const MAX_LINES = 5;
+
+/** The label of a group value. */
+export function groupLabel(group: string | null): string {
+  return group === null || group === '' ? '(none)' : group;
+}
+
+function timeGrid(report: UsageReport): number[] {
+  const step = BUCKET_MS[report.bucket];
+  const from = Math.floor(Date.parse(report.from) / step) * step;
+  const to = Date.parse(report.to);
+  const count = Math.ceil((to - from) / step);
+  if (Number.isFinite(count) && count > 0 && count <= 2000) {
+    return Array.from({ length: count }, (_, index) => from + index * step);
+  }
+  return [...new Set(report.series.map((point) => Date.parse(point.time)))].sort((a, b) => a - b);
+}
+
+/** The lines of one metric: the busiest groups, each over the whole time grid. */
+export function chartData(report: UsageReport, metric: MetricName): ChartData {
+  const { value, zeroFill } = METRICS[metric];
+  const times = timeGrid(report);
+  const index = new Map(times.map((time, position) => [time, position]));
+  const ranked = [...report.groups]
+    .sort((a, b) => b.requests - a.requests)
+    .map((group) => groupLabel(group.group));
+  const shown = ranked.slice(0, MAX_LINES);
+  const lines = new Map(
+    shown.map((label) => [label, times.map(() => (zeroFill ? 0 : null)) as (number | null)[]]),
+  );
+  const rest = times.map(() => (zeroFill ? 0 : null)) as (number | null)[];
+  let restUsed = false;
+  for (const point of report.series) {
+    const position = index.get(Date.parse(point.time));
+    if (position === undefined) continue;
+    const line = lines.get(groupLabel(point.group));
+    const amount = value(point);
+    if (line !== undefined) line[position] = amount;
+    else if (zeroFill && amount !== null) {
+      rest[position] = (rest[position] ?? 0) + amount;
+      restUsed = true;
+    }
+  }
+  const drawn = [...lines].map(([label, values]) => ({ label, values }));
+  if (restUsed) drawn.push({ label: 'other', values: rest });
+  return { times, lines: drawn };
+}
+
+/** A round upper bound for an axis and its tick step (1, 2 or 5 times a power of ten). */
+export function niceScale(max: number, ticks = 4): { top: number; step: number } {
+  if (!(max > 0)) return { top: 1, step: 0.25 };
+  const rough = max / ticks;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step =
+    [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough) ?? 10 * power;
+  return { top: Math.ceil(max / step) * step, step };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The report in a `/v1/usage` envelope, or why there is none. */
+export function readUsageReport(
+  body: unknown,
+): { ok: true; report: UsageReport } | { ok: false; problem: string } {
+  if (!isObject(body)) return { ok: false, problem: 'The answer is not an envelope.' };
+  if (body.success !== true) {
+    const error = isObject(body.error) ? body.error : {};
+    return {
+      ok: false,
+      problem: `${String(error.code ?? 'ERROR')}: ${String(error.message ?? 'no message')}`,
+    };
+  }
+  const usage = isObject(body.metadata) ? body.metadata.usage : undefined;
+  if (
+    !isObject(usage) ||
+    !Array.isArray(usage.series) ||
+    !Array.isArray(usage.groups) ||
+    !isObject(usage.totals)
+  ) {
+    return { ok: false, problem: 'The envelope carries no usage report (metadata.usage).' };
+  }
+  return { ok: true, report: usage as unknown as UsageReport };
+}
+
+/** The records and next cursor in a `/v1/usage/requests` envelope, or why there are none. */
+export function readRequestPage(
+  body: unknown,
+): { ok: true; requests: UsageRecordRow[]; next: string | null } | { ok: false; problem: string } {
+  if (!isObject(body)) return { ok: false, problem: 'The answer is not an envelope.' };
+  if (body.success !== true) {
+    const error = isObject(body.error) ? body.error : {};
+    return {
+      ok: false,
+      problem: `${String(error.code ?? 'ERROR')}: ${String(error.message ?? 'no message')}`,
+    };
+  }
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  if (!Array.isArray(metadata.requests)) return { ok: false, problem: 'The envelope carries no requests.' };
+  return {
+    ok: true,
+    requests: metadata.requests as UsageRecordRow[],
+    next: typeof metadata.next_cursor === 'string' ? metadata.next_cursor : null,
+  };
+}
+
+/** A number for people: 1234567 → "1.2M". */
+export function compactNumber(value: number): string {
+  if (Math.abs(value) >= 1e9) return `${(value / 1e9).toFixed(1)}G`;
+  if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
+  if (Math.abs(value) >= 1e4) return `${(value / 1e3).toFixed(0)}k`;
+  if (Math.abs(value) >= 1e3) return `${(value / 1e3).toFixed(1)}k`;
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}

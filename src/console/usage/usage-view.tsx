@@ -1,0 +1,269 @@
+import { useState } from 'preact/hooks';
+import { RadioGroup } from '../ui/radio-group.js';
+import { LineChart } from './line-chart.js';
+import './usage.css';
+import {
+  chartData,
+  compactNumber,
+  METRICS,
+  type MetricName,
+  readRequestPage,
+  readUsageReport,
+  type UsageRecordRow,
+  type UsageReport,
+} from './usage-series.js';
+
+const RANGES = { hour: 'Last hour', day: 'Last 24 hours', week: 'Last 7 days' } as const;
+type RangeName = keyof typeof RANGES;
+const RANGE_OF: Record<RangeName, { ms: number; bucket: 'minute' | 'hour' | 'day' }> = {
+  hour: { ms: 3_600_000, bucket: 'minute' },
+  day: { ms: 86_400_000, bucket: 'hour' },
+  week: { ms: 7 * 86_400_000, bucket: 'day' },
+};
+const GROUPS = { key: 'Key', provider: 'Provider', model: 'Model' } as const;
+type GroupName = keyof typeof GROUPS;
+const CHARTS: MetricName[] = ['requests', 'tokens', 'errorRate', 'latencyP50', 'latencyP95'];
+
+async function getJson(
+  baseUrl: string,
+  key: string,
+  path: string,
+): Promise<{ status: number; body: unknown }> {
+  try {
+    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, {
+      headers: key === '' ? {} : { authorization: `Bearer ${key}` },
+    });
+    const text = await response.text();
+    try {
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      return { status: response.status, body: undefined };
+    }
+  } catch (error) {
+    return {
+      status: 0,
+      body: { success: false, error: { code: 'NETWORK', message: (error as Error).message } },
+    };
+  }
+}
+
+function Totals({ report }: { report: UsageReport }) {
+  const { totals } = report;
+  const rate = totals.requests === 0 ? 0 : (100 * totals.errors) / totals.requests;
+  const tiles: [string, string][] = [
+    ['Requests', compactNumber(totals.requests)],
+    ['Failed', `${compactNumber(totals.errors)} (${rate.toFixed(1)} %)`],
+    ['Tokens in / out', `${compactNumber(totals.input_tokens)} / ${compactNumber(totals.output_tokens)}`],
+    ['Latency p50 / p95', `${totals.latency_p50_ms ?? '–'} / ${totals.latency_p95_ms ?? '–'} ms`],
+  ];
+  return (
+    <dl class="usage-totals">
+      {tiles.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function RequestTable({ rows }: { rows: UsageRecordRow[] }) {
+  if (rows.length === 0) return <p class="note">No request records match.</p>;
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+    <section class="table-scroll" tabIndex={0} aria-label="Request records">
+      <table class="usage-requests">
+        <caption class="visually-hidden">Request records, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time (UTC)</th>
+            <th scope="col">Trace id</th>
+            <th scope="col">Key</th>
+            <th scope="col">Route</th>
+            <th scope="col">Target</th>
+            <th scope="col">Code</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.request_id}>
+              <td>{row.time.replace('T', ' ').replace(/\.\d+Z$/, '')}</td>
+              <td>
+                <code>{row.trace_id}</code>
+              </td>
+              <td>{row.key_name ?? '–'}</td>
+              <td>{row.route}</td>
+              <td>{row.target ?? row.provider ?? '–'}</td>
+              <td class={row.code === 'ok' ? 'code-ok' : 'code-bad'}>
+                {row.code} <span class="status">{row.status}</span>
+              </td>
+              <td>{row.latency_ms} ms</td>
+              <td>
+                {row.input_tokens} / {row.output_tokens}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The Usage view: charts of a range's usage split by key, provider or model, and the request records. */
+export function UsageView() {
+  const [baseUrl, setBaseUrl] = useState('');
+  const [key, setKey] = useState('');
+  const [range, setRange] = useState<RangeName>('hour');
+  const [group, setGroup] = useState<GroupName>('key');
+  const [report, setReport] = useState<UsageReport | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const [trace, setTrace] = useState('');
+  const [rows, setRows] = useState<UsageRecordRow[] | undefined>();
+  const [next, setNext] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const loadRequests = async (cursor?: string) => {
+    const query = new URLSearchParams({ limit: '25' });
+    if (trace.trim() !== '') query.set('trace_id', trace.trim());
+    if (cursor !== undefined) query.set('cursor', cursor);
+    const answer = await getJson(baseUrl, key, `/v1/usage/requests?${query}`);
+    const page = readRequestPage(answer.body);
+    if (!page.ok) {
+      setProblem(page.problem);
+      return;
+    }
+    setRows(cursor === undefined ? page.requests : [...(rows ?? []), ...page.requests]);
+    setNext(page.next);
+  };
+
+  const load = async (chosen = range, grouped = group) => {
+    setBusy(true);
+    setProblem(undefined);
+    const to = new Date();
+    const from = new Date(to.getTime() - RANGE_OF[chosen].ms);
+    const query = new URLSearchParams({
+      from: from.toISOString(),
+      to: to.toISOString(),
+      group_by: grouped,
+      bucket: RANGE_OF[chosen].bucket,
+    });
+    const answer = await getJson(baseUrl, key, `/v1/usage?${query}`);
+    const read = readUsageReport(answer.body);
+    if (read.ok) {
+      setReport(read.report);
+      await loadRequests();
+    } else {
+      setReport(undefined);
+      setProblem(
+        read.problem + (answer.status === 401 || answer.status === 403 ? ' Enter the admin key above.' : ''),
+      );
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section aria-labelledby="usage-title" class="usage">
+      <h2 id="usage-title">Usage</h2>
+      <form
+        class="usage-controls"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void load();
+        }}
+      >
+        <label>
+          Gateway URL (empty: this page's server)
+          <input
+            type="url"
+            value={baseUrl}
+            placeholder="http://127.0.0.1:8787"
+            onInput={(e) => setBaseUrl(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Admin key
+          <input
+            type="password"
+            autocomplete="off"
+            value={key}
+            onInput={(e) => setKey(e.currentTarget.value)}
+          />
+        </label>
+        <RadioGroup
+          legend="Range"
+          name="usage-range"
+          choices={RANGES}
+          value={range}
+          onChange={(value) => {
+            setRange(value);
+            if (report !== undefined) void load(value, group);
+          }}
+        />
+        <RadioGroup
+          legend="Split by"
+          name="usage-group"
+          choices={GROUPS}
+          value={group}
+          onChange={(value) => {
+            setGroup(value);
+            if (report !== undefined) void load(range, value);
+          }}
+        />
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Loading…' : 'Show usage'}
+        </button>
+      </form>
+      {problem === undefined ? null : (
+        <p class="note bad" role="alert">
+          {problem}
+        </p>
+      )}
+      {report === undefined ? null : (
+        <>
+          <Totals report={report} />
+          <div class="usage-charts">
+            {CHARTS.map((metric) => (
+              <LineChart
+                key={metric}
+                id={`chart-${metric}`}
+                title={METRICS[metric].title}
+                unit={METRICS[metric].unit}
+                data={chartData(report, metric)}
+                bucket={report.bucket}
+              />
+            ))}
+          </div>
+          <h3>Requests</h3>
+          <form
+            class="usage-search"
+            aria-label="Search request records"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void loadRequests();
+            }}
+          >
+            <label>
+              Trace id
+              <input
+                type="search"
+                value={trace}
+                spellcheck={false}
+                onInput={(e) => setTrace(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit">Search</button>
+          </form>
+          {rows === undefined ? null : <RequestTable rows={rows} />}
+          {next === null ? null : (
+            <button type="button" onClick={() => void loadRequests(next)}>
+              More requests
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,406 @@
+/**
+ * Keys with limits and the usage record, when the gateway has a store (docs/gateway.md, "Teams"): who is
+ * calling (the admin key, a static key, or a stored `vk_` key), whether the key may call this route and model
+ * and is under its limits — checked atomically in the store, so every instance sharing it agrees — and one usage
+ * record per request, written off the request's path.
+ */
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { UnifiedOutput } from '../../unified/types.js';
+import type { Target } from '../call-with-fallbacks.js';
+import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../create-gateway.js';
+import { registerUsageRoutes } from '../routes/usage-routes.js';
+import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
+import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
+import type { GatewayStore } from '../store/open-store.js';
+import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
+import { createKeyCheck } from './check-key.js';
+
+/** Who is calling: the admin key, a static key, or a stored key with its limits. */
+export interface Caller {
+  /** `admin`, `static`, or the stored key's name. */
+  name: string;
+  /** Where the key comes from. */
+  kind: 'admin' | 'static' | 'stored';
+  /** The stored key's record. */
+  key?: KeyRecord | undefined;
+}
+
+/** What the teams part needs. */
+export interface TeamsOptions {
+  /** The open, migrated store. */
+  store: GatewayStore;
+  /** The admin key: required for `/v1/usage`; also accepted as an unlimited key named `admin`. */
+  adminKey?: string | undefined;
+  /** Static keys (unlimited, named `static`). */
+  staticKeys: readonly string[];
+  /**
+   * While the store cannot be reached: `false` (the default) refuses stored keys with `PROVIDER_UNAVAILABLE`;
+   * `true` admits a stored key this instance has seen in the last hour, without limits.
+   */
+  failOpen?: boolean | undefined;
+  /** Log lines (JSON) about the store. */
+  log?: ((line: string) => void) | undefined;
+  /** Batching of the usage writer. */
+  writer?: UsageWriterOptions | undefined;
+  /** The clock (tests). */
+  now?: (() => Date) | undefined;
+}
+
+/** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
+export interface Teams {
+  /** Identify the caller and admit the request; for `/v1/*` and `/metrics`. */
+  readonly guard: MiddlewareHandler<GatewayEnv>;
+  /** Record a finished request and count its tokens. */
+  finish(c: Context<GatewayEnv>, facts: RequestFacts, status: number, seconds: number): void;
+  /** Whether the store answers now. */
+  storeUp(): Promise<boolean>;
+  /** `true` when stored keys are admitted without limits while the store is down. */
+  readonly failOpen: boolean;
+  /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
+  register(app: Hono<GatewayEnv>): void;
+  /** Lines for `/metrics`. */
+  metrics(): string[];
+  /** Write the queued usage records (graceful shutdown); answers how many were dropped. */
+  flush(deadlineMs?: number): Promise<number>;
+}
+
+const PROVIDER_ROUTES: Readonly<Record<string, string>> = {
+  '/v1/text': 'text',
+  '/v1/images': 'images',
+  '/v1/speech': 'speech',
+  '/v1/transcriptions': 'transcriptions',
+  '/v1/videos': 'videos',
+  '/v1/videos/:job': 'videos',
+};
+
+const FAIL_OPEN_MEMORY_MS = 3_600_000;
+const FAIL_OPEN_MAX_KEYS = 10_000;
+const PRUNE_EVERY_MS = 600_000;
+
+/** A glob (`*` is any run of characters) as a test. */
+function matchesGlob(glob: string, value: string): boolean {
+  const pattern = glob
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`).test(value);
+}
+
+function matchesAny(globs: readonly string[], value: string): boolean {
+  return globs.some((glob) => matchesGlob(glob, value));
+}
+
+/**
+ * The targets of a request the caller may use: a key with `models` keeps only the targets matching one of its
+ * globs (fallbacks included); none left is `PERMISSION_DENIED`.
+ */
+export function allowedTargets(
+  caller: Caller | undefined,
+  model: string,
+  targets: Target[],
+  traceId: string,
+): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput } {
+  const globs = caller?.key?.models;
+  if (globs === null || globs === undefined) return { ok: true, targets };
+  const allowed = targets.filter((target) => matchesAny(globs, target.label));
+  if (allowed.length > 0) return { ok: true, targets: allowed };
+  return {
+    ok: false,
+    failure: systemFailure(
+      'PERMISSION_DENIED',
+      `The key "${caller?.name}" may not use the model "${model}"; it may use ${globs.join(', ')}.`,
+      traceId,
+      { limit: 'models', model, allowed: globs },
+    ),
+  };
+}
+
+function bearer(header: string | undefined): string | undefined {
+  return /^Bearer[ \t]+(\S{1,512})[ \t]*$/i.exec(header ?? '')?.[1];
+}
+
+function refusalEnvelope(caller: Caller, refusal: Refusal, traceId: string): UnifiedOutput {
+  if (refusal.limit === 'budget_tokens') {
+    return systemFailure(
+      'INSUFFICIENT_CREDITS',
+      `The key "${caller.name}" has spent its token budget (${refusal.used} of ${refusal.value} tokens this ${refusal.period === 'total' ? 'key' : refusal.period}).`,
+      traceId,
+      { ...refusal, key: caller.name },
+    );
+  }
+  const unit = refusal.limit === 'rpm' ? 'requests' : 'tokens';
+  return systemFailure(
+    'RATE_LIMITED',
+    `The key "${caller.name}" is at its limit of ${refusal.value} ${unit} per minute; retry in ${refusal.reset_s} s.`,
+    traceId,
+    { ...refusal, key: caller.name, retry_after_s: refusal.reset_s },
+  );
+}
+
+function rateLimitHeaders(limit: number, remaining: number, reset: number): Record<string, string> {
+  return {
+    'ratelimit-limit': String(limit),
+    'ratelimit-remaining': String(Math.max(0, remaining)),
+    'ratelimit-reset': String(reset),
+  };
+}
+
+/** Set headers on an answer already made, without rebuilding it (its headers are mutable: the gateway made it). */
+function addHeaders(c: Context<GatewayEnv>, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      c.res.headers.set(name, value);
+    } catch {
+      c.header(name, value);
+    }
+  }
+}
+
+/** Build the teams part of a gateway over an open, migrated store. */
+export function createTeams(options: TeamsOptions): Teams {
+  const { store } = options;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? (() => undefined);
+  const isAdmin = options.adminKey === undefined ? undefined : createKeyCheck([options.adminKey]);
+  const isStatic = options.staticKeys.length === 0 ? undefined : createKeyCheck(options.staticKeys);
+  const failOpen = options.failOpen ?? false;
+  const seen = new Map<string, { record: KeyRecord; at: number }>();
+  const counts = { storeErrors: 0, failOpenAdmissions: 0, tokenCountFailures: 0 };
+  let lastPrune = now().getTime();
+  const writer = new UsageWriter(store, {
+    ...options.writer,
+    onDrop: (dropped, reason) => {
+      log(
+        JSON.stringify({ time: now().toISOString(), event: 'usage_dropped', dropped_total: dropped, reason }),
+      );
+      options.writer?.onDrop?.(dropped, reason);
+    },
+    onError: (error) => {
+      counts.storeErrors++;
+      log(JSON.stringify({ time: now().toISOString(), event: 'usage_write_failed', error: error.message }));
+      options.writer?.onError?.(error);
+    },
+  });
+
+  const storeDown = (c: Context<GatewayEnv>, error: unknown) => {
+    counts.storeErrors++;
+    log(
+      JSON.stringify({
+        time: now().toISOString(),
+        event: 'store_unreachable',
+        trace_id: c.get('traceId'),
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+    return respond(
+      c,
+      systemFailure(
+        'PROVIDER_UNAVAILABLE',
+        "The gateway's store cannot be reached, so this key and its limits cannot be checked; retry shortly.",
+        c.get('traceId'),
+        { store: 'unreachable', retry_after_s: 5 },
+      ),
+      { 'retry-after': '5' },
+    );
+  };
+
+  const identify = async (
+    c: Context<GatewayEnv>,
+    token: string,
+  ): Promise<Caller | { refused: Response } | undefined> => {
+    const authorization = c.req.header('authorization');
+    if (isAdmin !== undefined && (await isAdmin(authorization))) return { name: 'admin', kind: 'admin' };
+    if (isStatic !== undefined && (await isStatic(authorization))) return { name: 'static', kind: 'static' };
+    if (!looksLikeStoredKey(token)) return undefined;
+    const hash = await hashKey(token);
+    let record: KeyRecord | undefined;
+    try {
+      record = await findKeyBySecret(store, token);
+    } catch (error) {
+      const remembered = failOpen ? seen.get(hash) : undefined;
+      if (remembered !== undefined && now().getTime() - remembered.at < FAIL_OPEN_MEMORY_MS) {
+        counts.failOpenAdmissions++;
+        return { name: remembered.record.name, kind: 'stored' };
+      }
+      return { refused: storeDown(c, error) };
+    }
+    if (record === undefined) return undefined;
+    const traceId = c.get('traceId');
+    if (
+      record.revoked_at !== null ||
+      (record.expires_at !== null && Date.parse(record.expires_at) <= now().getTime())
+    ) {
+      return {
+        refused: respond(
+          c,
+          systemFailure(
+            'AUTHENTICATION_ERROR',
+            `The key "${record.name}" was ${record.revoked_at !== null ? 'revoked' : 'valid until'} ${record.revoked_at ?? record.expires_at}.`,
+            traceId,
+            { key: record.name },
+          ),
+          { 'www-authenticate': 'Bearer' },
+        ),
+      };
+    }
+    if (failOpen) {
+      if (seen.size >= FAIL_OPEN_MAX_KEYS) seen.delete(seen.keys().next().value as string);
+      seen.set(hash, { record, at: now().getTime() });
+    }
+    return { name: record.name, kind: 'stored', key: record };
+  };
+
+  const guard: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    const traceId = c.get('traceId');
+    const token = bearer(c.req.header('authorization'));
+    const found = token === undefined ? undefined : await identify(c, token);
+    if (found !== undefined && 'refused' in found) return found.refused;
+    if (found === undefined) {
+      return respond(
+        c,
+        systemFailure(
+          'AUTHENTICATION_ERROR',
+          'Send a gateway key as "Authorization: Bearer <key>".',
+          traceId,
+        ),
+        { 'www-authenticate': 'Bearer' },
+      );
+    }
+    const caller = found;
+    c.set('caller', caller);
+    c.get('facts').key = caller.name;
+    const route = c.get('facts').route;
+    if (route.startsWith('/v1/usage') && caller.kind !== 'admin') {
+      return respond(
+        c,
+        systemFailure(
+          'PERMISSION_DENIED',
+          options.adminKey === undefined
+            ? 'Usage is read with the admin key; this gateway has none (set VERDICT_ADMIN_KEY).'
+            : 'Usage is read with the admin key.',
+          traceId,
+          { route },
+        ),
+      );
+    }
+    const routeName = PROVIDER_ROUTES[route];
+    const key = caller.key;
+    if (routeName === undefined || key === undefined) return next();
+    if (key.routes !== null && !matchesAny(key.routes, routeName)) {
+      return respond(
+        c,
+        systemFailure(
+          'PERMISSION_DENIED',
+          `The key "${caller.name}" may not use /v1/${routeName}; it may use ${key.routes.join(', ')}.`,
+          traceId,
+          { limit: 'routes', route: routeName, allowed: key.routes },
+        ),
+      );
+    }
+    if (!hasCountedLimits(key)) return next();
+    let admission: Awaited<ReturnType<typeof admitRequest>>;
+    try {
+      admission = await admitRequest(store, key, now());
+    } catch (error) {
+      if (!failOpen) return storeDown(c, error);
+      counts.failOpenAdmissions++;
+      return next();
+    }
+    if (!admission.admitted) {
+      const { refusal } = admission;
+      const headers: Record<string, string> =
+        refusal.limit === 'budget_tokens'
+          ? {}
+          : {
+              'retry-after': String(refusal.reset_s),
+              ...rateLimitHeaders(refusal.value, 0, refusal.reset_s),
+            };
+      return respond(c, refusalEnvelope(caller, refusal, traceId), headers);
+    }
+    await next();
+    if (key.rpm !== null)
+      addHeaders(c, rateLimitHeaders(key.rpm, key.rpm - admission.requests, admission.reset_s));
+  };
+
+  return {
+    guard,
+    failOpen,
+    finish(c, facts, status, seconds) {
+      if (!c.req.path.startsWith('/v1/')) return;
+      const ended = now();
+      const input = facts.usage?.input_tokens ?? 0;
+      const output = facts.usage?.output_tokens ?? 0;
+      writer.add({
+        request_id: globalThis.crypto.randomUUID(),
+        time: new Date(ended.getTime() - seconds * 1000).toISOString(),
+        trace_id: c.get('traceId'),
+        key_name: facts.key ?? null,
+        route: facts.route,
+        provider: facts.provider ?? null,
+        model: facts.model ?? null,
+        target: facts.target ?? null,
+        attempts: facts.attempts,
+        status,
+        code: facts.code ?? (status < 400 ? 'ok' : 'INTERNAL_ERROR'),
+        latency_ms: Math.round(seconds * 1000),
+        input_tokens: input,
+        output_tokens: output,
+      });
+      // Per-minute counters are only read for the current minute: delete old ones now and then.
+      if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = ended.getTime();
+        pruneCounters(store, ended).catch(() => {
+          counts.storeErrors++;
+        });
+      }
+      const key = c.get('caller')?.key;
+      if (key !== undefined && input + output > 0) {
+        countTokens(store, key, input + output, ended).catch((error: unknown) => {
+          counts.tokenCountFailures++;
+          log(
+            JSON.stringify({
+              time: ended.toISOString(),
+              event: 'tokens_not_counted',
+              key: key.name,
+              tokens: input + output,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+        });
+      }
+    },
+    async storeUp() {
+      try {
+        await store.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
+    metrics() {
+      const { stats } = writer;
+      return [
+        '# HELP verdict_gateway_usage_records_written_total Usage records written to the store.',
+        '# TYPE verdict_gateway_usage_records_written_total counter',
+        `verdict_gateway_usage_records_written_total ${stats.written}`,
+        '# HELP verdict_gateway_usage_records_dropped_total Usage records dropped (queue full, or store down at shutdown).',
+        '# TYPE verdict_gateway_usage_records_dropped_total counter',
+        `verdict_gateway_usage_records_dropped_total ${stats.dropped}`,
+        '# HELP verdict_gateway_usage_queue Usage records waiting to be written.',
+        '# TYPE verdict_gateway_usage_queue gauge',
+        `verdict_gateway_usage_queue ${stats.queued}`,
+        '# HELP verdict_gateway_store_errors_total Store operations that failed or timed out.',
+        '# TYPE verdict_gateway_store_errors_total counter',
+        `verdict_gateway_store_errors_total ${counts.storeErrors}`,
+        '# HELP verdict_gateway_tokens_not_counted_total Requests whose tokens could not be counted toward limits.',
+        '# TYPE verdict_gateway_tokens_not_counted_total counter',
+        `verdict_gateway_tokens_not_counted_total ${counts.tokenCountFailures}`,
+        '# HELP verdict_gateway_fail_open_admissions_total Stored-key requests admitted unchecked while the store was down.',
+        '# TYPE verdict_gateway_fail_open_admissions_total counter',
+        `verdict_gateway_fail_open_admissions_total ${counts.failOpenAdmissions}`,
+      ];
+    },
+    flush: (deadlineMs) => writer.flush(deadlineMs),
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The gateway's store (docs/gateway.md, "Teams"): keys with limits, atomic admission, and the usage record, in
+ * PostgreSQL (`pg`) or PGlite, with versioned migrations.
+ */
+export {
+  BUDGET_PERIODS,
+  type BudgetPeriod,
+  checkKeyInput,
+  createKey,
+  findKeyByName,
+  findKeyBySecret,
+  hashKey,
+  type KeyChanges,
+  type KeyLimits,
+  type KeyProblem,
+  type KeyRecord,
+  listKeys,
+  revokeKey,
+  updateKey,
+} from './keys.js';
+export { type Admission, admitRequest, countTokens, type Refusal, readCounts } from './limits.js';
+export { MIGRATIONS, type Migration, type MigrationReport, migrateStore } from './migrate-store.js';
+export {
+  type GatewayStore,
+  isPostgresUrl,
+  openStore,
+  redactStoreUrl,
+  StoreError,
+  type StoreOptions,
+} from './open-store.js';
+export {
+  queryRequests,
+  queryUsage,
+  type RequestFilter,
+  type RequestPage,
+  USAGE_BUCKETS,
+  USAGE_GROUPS,
+  type UsageBucket,
+  type UsageGroup,
+  type UsageReport,
+  type UsageTotals,
+} from './query-usage.js';
+export {
+  type UsageRecord,
+  UsageWriter,
+  type UsageWriterOptions,
+  type UsageWriterStats,
+} from './usage-writer.js';

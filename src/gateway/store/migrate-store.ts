@@ -1,0 +1,106 @@
+import type { GatewayStore } from './open-store.js';
+
+/** One versioned step of the store's schema; applied once, in order, never edited after release. */
+export interface Migration {
+  /** Increasing from 1. */
+  version: number;
+  /** What the step does. */
+  name: string;
+  /** Statements run in one transaction. */
+  statements: readonly string[];
+}
+
+/**
+ * The schema, step by step. Keys hold only a SHA-256 hash of the key; counters hold one row per key, kind and
+ * window (`requests` and `tokens` per minute, `budget` per budget period); usage holds one row per request, keyed
+ * by a request id so that a retried batch writes each row once.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'keys, counters and usage',
+    statements: [
+      `CREATE TABLE verdict_keys (
+        name text PRIMARY KEY,
+        key_hash text NOT NULL UNIQUE,
+        prefix text NOT NULL,
+        rpm integer,
+        tpm bigint,
+        budget_tokens bigint,
+        budget_period text,
+        routes jsonb,
+        models jsonb,
+        expires_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      )`,
+      `CREATE TABLE verdict_counters (
+        key_name text NOT NULL,
+        kind text NOT NULL,
+        window_start timestamptz NOT NULL,
+        used bigint NOT NULL,
+        PRIMARY KEY (key_name, kind, window_start)
+      )`,
+      `CREATE TABLE verdict_usage (
+        request_id text PRIMARY KEY,
+        time timestamptz NOT NULL,
+        trace_id text NOT NULL,
+        key_name text,
+        route text NOT NULL,
+        provider text,
+        model text,
+        target text,
+        attempts integer NOT NULL,
+        status integer NOT NULL,
+        code text NOT NULL,
+        latency_ms integer NOT NULL,
+        input_tokens bigint NOT NULL,
+        output_tokens bigint NOT NULL
+      )`,
+      'CREATE INDEX verdict_usage_time ON verdict_usage (time)',
+      'CREATE INDEX verdict_usage_key_time ON verdict_usage (key_name, time)',
+      'CREATE INDEX verdict_usage_trace ON verdict_usage (trace_id)',
+    ],
+  },
+];
+
+/** Any fixed number: instances migrating at once take turns on this advisory lock. */
+const MIGRATION_LOCK = 7_305_024;
+
+/** What {@link migrateStore} did. */
+export interface MigrationReport {
+  /** Versions applied now. */
+  applied: number[];
+  /** The schema version after the run. */
+  version: number;
+}
+
+/**
+ * Apply the migrations the store lacks, in one transaction under an advisory lock, so instances starting together
+ * on one PostgreSQL apply each step once.
+ */
+export async function migrateStore(store: GatewayStore): Promise<MigrationReport> {
+  return store.transaction(async (query) => {
+    await query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await query(
+      `CREATE TABLE IF NOT EXISTS verdict_schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    );
+    const rows = await query<{ version: number }>('SELECT version FROM verdict_schema_migrations');
+    const done = new Set(rows.map((row) => Number(row.version)));
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.statements) await query(statement);
+      await query('INSERT INTO verdict_schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return { applied, version: Math.max(0, ...done, ...applied) };
+  });
+}

@@ -1,0 +1,211 @@
+import type { GatewayStore } from './open-store.js';
+import type { UsageRecord } from './usage-writer.js';
+
+/** What usage can be grouped by. */
+export const USAGE_GROUPS = ['key', 'provider', 'model', 'route', 'code'] as const;
+
+/** One of {@link USAGE_GROUPS}. */
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** Widths of a time series' buckets. */
+export const USAGE_BUCKETS = ['minute', 'hour', 'day'] as const;
+
+/** One of {@link USAGE_BUCKETS}. */
+export type UsageBucket = (typeof USAGE_BUCKETS)[number];
+
+/** Counts of a set of requests. */
+export interface UsageTotals {
+  /** Requests. */
+  requests: number;
+  /** Requests that ended in a failure. */
+  errors: number;
+  /** Input tokens. */
+  input_tokens: number;
+  /** Output tokens. */
+  output_tokens: number;
+  /** Median latency in milliseconds (`null` without requests). */
+  latency_p50_ms: number | null;
+  /** 95th percentile latency in milliseconds. */
+  latency_p95_ms: number | null;
+  /** 99th percentile latency in milliseconds. */
+  latency_p99_ms: number | null;
+}
+
+/** Usage over a range: totals, totals per group, and a time series per group. */
+export interface UsageReport {
+  /** The range asked for (ISO 8601), start included, end excluded. */
+  from: string;
+  /** End of the range. */
+  to: string;
+  /** The grouping. */
+  group_by: UsageGroup;
+  /** The width of the series' buckets. */
+  bucket: UsageBucket;
+  /** Everything in the range. */
+  totals: UsageTotals;
+  /** Totals per group value (`null` for requests without one, such as refused keys), busiest first. */
+  groups: (UsageTotals & { group: string | null })[];
+  /** One point per bucket and group value that has requests, in time order. */
+  series: (UsageTotals & { time: string; group: string | null })[];
+}
+
+/** Most series points one report answers. */
+export const MAX_SERIES_POINTS = 5000;
+
+const AGGREGATES = `count(*)::float8 AS requests,
+  (count(*) FILTER (WHERE code <> 'ok'))::float8 AS errors,
+  COALESCE(sum(input_tokens), 0)::float8 AS input_tokens,
+  COALESCE(sum(output_tokens), 0)::float8 AS output_tokens,
+  (percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p50_ms,
+  (percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p95_ms,
+  (percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p99_ms`;
+
+// The grouping column is picked by a parameter inside the statement: no SQL is built from request input.
+const GROUP = `CASE $3::text WHEN 'key' THEN key_name WHEN 'provider' THEN provider WHEN 'model' THEN model
+  WHEN 'route' THEN route ELSE code END`;
+
+function totalsOf(row: Record<string, unknown>): UsageTotals {
+  const maybe = (value: unknown) =>
+    value === null || value === undefined ? null : Math.round(Number(value));
+  return {
+    requests: Number(row.requests ?? 0),
+    errors: Number(row.errors ?? 0),
+    input_tokens: Number(row.input_tokens ?? 0),
+    output_tokens: Number(row.output_tokens ?? 0),
+    latency_p50_ms: maybe(row.latency_p50_ms),
+    latency_p95_ms: maybe(row.latency_p95_ms),
+    latency_p99_ms: maybe(row.latency_p99_ms),
+  };
+}
+
+/** Usage between `from` and `to`, grouped and bucketed; the series is cut at {@link MAX_SERIES_POINTS}. */
+export async function queryUsage(
+  store: GatewayStore,
+  range: { from: Date; to: Date; groupBy: UsageGroup; bucket: UsageBucket },
+): Promise<UsageReport> {
+  const params = [range.from.toISOString(), range.to.toISOString(), range.groupBy];
+  const where = 'WHERE time >= $1::timestamptz AND time < $2::timestamptz';
+  const [totals, groups, series] = await Promise.all([
+    store.query(`SELECT ${AGGREGATES} FROM verdict_usage ${where} AND $3::text IS NOT NULL`, params),
+    store.query(
+      `SELECT ${GROUP} AS grp, ${AGGREGATES} FROM verdict_usage ${where} GROUP BY grp ORDER BY requests DESC LIMIT 200`,
+      params,
+    ),
+    store.query(
+      `SELECT date_trunc($4::text, time, 'UTC') AS bucket, ${GROUP} AS grp, ${AGGREGATES}
+       FROM verdict_usage ${where} GROUP BY bucket, grp ORDER BY bucket, grp LIMIT ${MAX_SERIES_POINTS}`,
+      [...params, range.bucket],
+    ),
+  ]);
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    group_by: range.groupBy,
+    bucket: range.bucket,
+    totals: totalsOf(totals[0] ?? {}),
+    groups: groups.map((row) => ({ group: (row.grp as string | null) ?? null, ...totalsOf(row) })),
+    series: series.map((row) => ({
+      time: new Date(row.bucket as string).toISOString(),
+      group: (row.grp as string | null) ?? null,
+      ...totalsOf(row),
+    })),
+  };
+}
+
+/** Filters of a page of usage records; all optional. */
+export interface RequestFilter {
+  /** Records of this key name. */
+  key?: string | undefined;
+  /** Records ending with this code (`ok` for successes). */
+  code?: string | undefined;
+  /** Records of this trace id. */
+  trace_id?: string | undefined;
+  /** Records at or after this time. */
+  from?: Date | undefined;
+  /** Records before this time. */
+  to?: Date | undefined;
+}
+
+/** A page of records, newest first, and the cursor of the next page (`null` on the last). */
+export interface RequestPage {
+  /** The records. */
+  requests: UsageRecord[];
+  /** Pass as `cursor` for the next page. */
+  next_cursor: string | null;
+}
+
+function encodeCursor(record: UsageRecord): string {
+  return btoa(JSON.stringify([record.time, record.request_id]))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+/** The position a cursor names, or `undefined` for a cursor this gateway did not give. */
+export function decodeCursor(cursor: string): { time: string; request_id: string } | undefined {
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) return undefined;
+  try {
+    const value = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))) as unknown;
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [time, id] = value as unknown[];
+    if (typeof time !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(time)))
+      return undefined;
+    return { time, request_id: id };
+  } catch {
+    return undefined;
+  }
+}
+
+function toRecord(row: Record<string, unknown>): UsageRecord {
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  return {
+    request_id: String(row.request_id),
+    time: new Date(row.time as string).toISOString(),
+    trace_id: String(row.trace_id),
+    key_name: text(row.key_name),
+    route: String(row.route),
+    provider: text(row.provider),
+    model: text(row.model),
+    target: text(row.target),
+    attempts: Number(row.attempts),
+    status: Number(row.status),
+    code: String(row.code),
+    latency_ms: Number(row.latency_ms),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+  };
+}
+
+/** A page of usage records, newest first, filtered; `limit` is 1 to 500. */
+export async function queryRequests(
+  store: GatewayStore,
+  filter: RequestFilter,
+  page: { limit: number; cursor?: { time: string; request_id: string } | undefined },
+): Promise<RequestPage> {
+  const limit = Math.min(500, Math.max(1, Math.trunc(page.limit)));
+  const rows = await store.query(
+    `SELECT * FROM verdict_usage
+     WHERE ($1::text IS NULL OR key_name = $1) AND ($2::text IS NULL OR code = $2)
+       AND ($3::text IS NULL OR trace_id = $3)
+       AND ($4::timestamptz IS NULL OR time >= $4) AND ($5::timestamptz IS NULL OR time < $5)
+       AND ($6::timestamptz IS NULL OR (time, request_id) < ($6::timestamptz, $7::text))
+     ORDER BY time DESC, request_id DESC
+     LIMIT $8`,
+    [
+      filter.key ?? null,
+      filter.code ?? null,
+      filter.trace_id ?? null,
+      filter.from?.toISOString() ?? null,
+      filter.to?.toISOString() ?? null,
+      page.cursor?.time ?? null,
+      page.cursor?.request_id ?? null,
+      limit + 1,
+    ],
+  );
+  const records = rows.slice(0, limit).map(toRecord);
+  const last = records.at(-1);
+  return {
+    requests: records,
+    next_cursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null,
+  };
+}

@@ -1,0 +1,192 @@
+import type { GatewayStore } from './open-store.js';
+
+/** One request as the usage record keeps it: who, what, how it ended and how much; never prompts or outputs. */
+export interface UsageRecord {
+  /** Unique per request (not the trace id, which a client may repeat): a retried batch writes a record once. */
+  request_id: string;
+  /** When the request arrived (ISO 8601). */
+  time: string;
+  /** The request's trace id. */
+  trace_id: string;
+  /** The key's name (`static`, `admin` or a stored key's), or `null` when no key was accepted. */
+  key_name: string | null;
+  /** The route template (`/v1/text`). */
+  route: string;
+  /** The envelope's provider. */
+  provider: string | null;
+  /** The model that answered. */
+  model: string | null;
+  /** The `provider:model` target that answered. */
+  target: string | null;
+  /** Provider requests made. */
+  attempts: number;
+  /** HTTP status served. */
+  status: number;
+  /** `ok` or the failure's code. */
+  code: string;
+  /** Time to answer, in milliseconds (to the end of the stream for a streamed answer). */
+  latency_ms: number;
+  /** Input tokens of a success. */
+  input_tokens: number;
+  /** Output tokens of a success. */
+  output_tokens: number;
+}
+
+/** How the writer batches and retries. */
+export interface UsageWriterOptions {
+  /** Records waiting at most; beyond it a record is dropped, counted and logged (default 10 000). */
+  maxQueue?: number | undefined;
+  /** Records per statement (default 500). */
+  batchSize?: number | undefined;
+  /** Longest wait between two tries of a failed batch, in milliseconds (default 30 000). */
+  maxBackoffMs?: number | undefined;
+  /** Told once per dropped run of records, with how many so far. */
+  onDrop?: ((dropped: number, reason: string) => void) | undefined;
+  /** Told when a batch fails (it is kept and tried again). */
+  onError?: ((error: Error) => void) | undefined;
+}
+
+/** Counts for `/metrics`. */
+export interface UsageWriterStats {
+  /** Records written. */
+  written: number;
+  /** Records dropped (queue full, or left when a shutdown's flush gave up). */
+  dropped: number;
+  /** Batches that failed and were tried again. */
+  failedBatches: number;
+  /** Records waiting now. */
+  queued: number;
+}
+
+const COLUMNS = [
+  'request_id',
+  'time',
+  'trace_id',
+  'key_name',
+  'route',
+  'provider',
+  'model',
+  'target',
+  'attempts',
+  'status',
+  'code',
+  'latency_ms',
+  'input_tokens',
+  'output_tokens',
+] as const;
+
+// One statement per batch whatever its size: every column travels as one array parameter.
+const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::text[], $9::integer[], $10::integer[], $11::text[], $12::integer[], $13::bigint[], $14::bigint[])
+  ON CONFLICT (request_id) DO NOTHING`;
+
+/**
+ * Writes usage records in batches, off the request's path: `add` only queues. One batch is in flight at a time;
+ * a failed batch stays at the head of the queue and is tried again with a growing pause, so a store that is
+ * down for a while loses nothing until the queue is full — and then every dropped record is counted.
+ */
+export class UsageWriter {
+  private readonly queue: UsageRecord[] = [];
+  private readonly maxQueue: number;
+  private readonly batchSize: number;
+  private readonly maxBackoffMs: number;
+  private readonly options: UsageWriterOptions;
+  private running: Promise<void> | undefined;
+  private backoffMs = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private wakeRetry: (() => void) | undefined;
+  private stopping = false;
+  /** Counts for `/metrics`. */
+  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedBatches: 0, queued: 0 };
+
+  constructor(
+    private readonly store: GatewayStore,
+    options: UsageWriterOptions = {},
+  ) {
+    this.options = options;
+    this.maxQueue = options.maxQueue ?? 10_000;
+    this.batchSize = options.batchSize ?? 500;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  }
+
+  /** Queue one record; answers `false` when the queue is full and the record was dropped. */
+  add(record: UsageRecord): boolean {
+    if (this.queue.length >= this.maxQueue) {
+      this.stats.dropped++;
+      this.options.onDrop?.(this.stats.dropped, 'queue full');
+      return false;
+    }
+    this.queue.push(record);
+    this.stats.queued = this.queue.length;
+    this.running ??= this.drain();
+    return true;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.slice(0, this.batchSize);
+        try {
+          await this.store.query(
+            INSERT_BATCH,
+            COLUMNS.map((column) => batch.map((record) => record[column])),
+          );
+          this.queue.splice(0, batch.length);
+          this.stats.written += batch.length;
+          this.stats.queued = this.queue.length;
+          this.backoffMs = 0;
+        } catch (error) {
+          this.stats.failedBatches++;
+          this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+          if (this.stopping) return;
+          this.backoffMs = Math.min(this.maxBackoffMs, this.backoffMs === 0 ? 250 : this.backoffMs * 2);
+          await new Promise<void>((resolve) => {
+            this.wakeRetry = resolve;
+            this.timer = setTimeout(resolve, this.backoffMs);
+            (this.timer as { unref?: () => void }).unref?.();
+          });
+          this.wakeRetry = undefined;
+        }
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /**
+   * Write what is queued, trying failed batches again without pausing, until the queue is empty or `deadlineMs`
+   * has passed; what is left then is dropped and counted. Answers how many records were dropped.
+   */
+  async flush(deadlineMs = 5000): Promise<number> {
+    const ends = Date.now() + deadlineMs;
+    for (let round = 0; this.queue.length > 0 && Date.now() < ends && round < 10_000; round++) {
+      clearTimeout(this.timer);
+      this.wakeRetry?.();
+      this.running ??= this.drain();
+      this.stopping = true;
+      const left = Math.max(1, ends - Date.now());
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.running,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, left);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.stopping = false;
+      // A store that refuses at once would make this loop spin: pause a little between failed rounds.
+      if (this.queue.length > 0 && Date.now() < ends) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, ends - Date.now()))));
+      }
+    }
+    const left = this.queue.length;
+    if (left > 0) {
+      this.queue.length = 0;
+      this.stats.queued = 0;
+      this.stats.dropped += left;
+      this.options.onDrop?.(this.stats.dropped, 'store unreachable at shutdown');
+    }
+    return left;
+  }
+}

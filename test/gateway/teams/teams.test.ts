@@ -1,0 +1,377 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { createGateway, type GatewayOptions } from '../../../src/gateway/index.js';
+import {
+  createKey,
+  type GatewayStore,
+  migrateStore,
+  openStore,
+  readCounts,
+  revokeKey,
+  StoreError,
+  UsageWriter,
+  updateKey,
+} from '../../../src/gateway/store/index.js';
+import type { ReplayProviders } from '../../helpers/replay-providers.js';
+import { useReplay } from '../use-replay.js';
+
+const replayServer = useReplay();
+let replay: ReplayProviders;
+let store: GatewayStore;
+const ADMIN = 'admin-key-of-the-tests-0123456789';
+// Limit tests run on a stopped clock, so a minute boundary passing during a test cannot open a new window.
+const NOON = new Date('2026-12-01T12:00:30.000Z');
+const stopped = { storeClock: () => NOON };
+const STATIC = 'static-key-of-the-tests-0123456789';
+
+/** A store that can be switched off: every query then fails as an unreachable store does. */
+function switchable(inner: GatewayStore): GatewayStore & { down: boolean } {
+  const wrapped = {
+    down: false,
+    kind: inner.kind,
+    location: inner.location,
+    query: (async (sql: string, params?: readonly unknown[]) => {
+      if (wrapped.down) throw new StoreError('store_unreachable', 'The store failed: connect ECONNREFUSED');
+      return inner.query(sql, params);
+    }) as GatewayStore['query'],
+    transaction: inner.transaction.bind(inner),
+    close: () => inner.close(),
+  };
+  return wrapped;
+}
+
+// PGlite runs initdb when it creates a database, which takes seconds (tens on a busy machine): one per file.
+beforeAll(async () => {
+  store = await openStore(':memory:');
+  await migrateStore(store);
+}, 180_000);
+afterAll(async () => {
+  await store.close();
+});
+beforeEach(async () => {
+  replay = replayServer();
+  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+});
+
+function gatewayOn(target: GatewayStore, options: GatewayOptions = {}) {
+  return createGateway({
+    providers: replay.providers() as GatewayOptions['providers'],
+    retryBaseMs: 1,
+    store: target,
+    adminKey: ADMIN,
+    keys: [STATIC],
+    ...options,
+  });
+}
+
+function text(
+  gateway: ReturnType<typeof createGateway>,
+  key: string,
+  model = 'openai:gpt-4o-mini',
+  traceId?: string,
+) {
+  return gateway.request('/v1/text', {
+    method: 'POST',
+    body: JSON.stringify({ model, input: 'Capital of France?' }),
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${key}`,
+      ...(traceId === undefined ? {} : { 'x-trace-id': traceId }),
+    },
+  });
+}
+
+function getAs(gateway: ReturnType<typeof createGateway>, path: string, key: string) {
+  return gateway.request(path, { headers: { authorization: `Bearer ${key}` } });
+}
+
+describe('keys in the store', () => {
+  test('a created key is shown once and the store holds only its hash', async () => {
+    const { key, record } = await createKey(store, 'team-a', { rpm: 10, models: ['openai:*'] });
+    expect(key).toMatch(/^vk_[A-Za-z0-9_-]{43}$/);
+    expect(record).toMatchObject({ name: 'team-a', rpm: 10, models: ['openai:*'], revoked_at: null });
+    const gateway = gatewayOn(store);
+    expect((await text(gateway, key)).status).toBe(200);
+    await gateway.flush();
+    for (const table of ['verdict_keys', 'verdict_counters', 'verdict_usage']) {
+      const dump = JSON.stringify(await store.query(`SELECT * FROM ${table}`));
+      expect(dump).not.toContain(key);
+      expect(dump).not.toContain(key.slice(3));
+    }
+  });
+
+  test('a taken name and bad limits are refused with what is wrong', async () => {
+    await createKey(store, 'team-a');
+    await expect(createKey(store, 'team-a')).rejects.toThrow(/exists already/);
+    await expect(createKey(store, 'static')).rejects.toThrow(/environment/);
+    await expect(createKey(store, 'team-b', { rpm: 0 })).rejects.toThrow(
+      /rpm must be a positive whole number/,
+    );
+  });
+
+  test('a revoked key is refused from the next request on', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    expect((await text(gateway, key)).status).toBe(200);
+    await revokeKey(store, 'team-a');
+    const refused = await text(gateway, key);
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'AUTHENTICATION_ERROR',
+      details: { key: 'team-a' },
+    });
+  });
+
+  test('an expired key is refused; unknown and missing keys are refused without naming a key', async () => {
+    const { key } = await createKey(store, 'team-a', { expires_at: '2020-01-01' });
+    const gateway = gatewayOn(store);
+    expect((await text(gateway, key)).status).toBe(401);
+    const unknown = await text(gateway, `vk_${'x'.repeat(43)}`);
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer');
+    const missing = await gateway.request('/v1/models');
+    expect(missing.status).toBe(401);
+  });
+
+  test('static keys and the admin key keep working, unlimited, under their own names', async () => {
+    const lines: string[] = [];
+    const gateway = gatewayOn(store, { log: (line) => lines.push(line) });
+    expect((await text(gateway, STATIC)).status).toBe(200);
+    expect((await text(gateway, ADMIN)).status).toBe(200);
+    expect(lines.map((line) => JSON.parse(line).key)).toEqual(['static', 'admin']);
+  });
+});
+
+describe('limits', () => {
+  test('rpm: over the limit is RATE_LIMITED with retry-after and coherent RateLimit headers', async () => {
+    const { key } = await createKey(store, 'team-a', { rpm: 2 });
+    const gateway = gatewayOn(store, stopped);
+    const first = await text(gateway, key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-limit')).toBe('2');
+    expect(first.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await text(gateway, key)).headers.get('ratelimit-remaining')).toBe('0');
+    const refused = await text(gateway, key);
+    expect(refused.status).toBe(429);
+    const reset = Number(refused.headers.get('ratelimit-reset'));
+    expect(reset).toBeGreaterThanOrEqual(1);
+    expect(reset).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('retry-after')).toBe(String(reset));
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    const body = await refused.json();
+    expect(body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'rpm', value: 2, used: 2, key: 'team-a', retry_after_s: reset },
+    });
+    expect(replay.requests).toHaveLength(2);
+  });
+
+  test('tpm: once a minute has used its tokens, the next request is RATE_LIMITED naming tpm', async () => {
+    const { key } = await createKey(store, 'team-a', { tpm: 1000 });
+    const gateway = gatewayOn(store, stopped);
+    expect((await text(gateway, key)).status).toBe(200);
+    const { record } = { record: (await updateKey(store, 'team-a', {}))! };
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).minute_tokens).toBe(1280));
+    const refused = await text(gateway, key);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.details).toMatchObject({ limit: 'tpm', value: 1000, used: 1280 });
+  });
+
+  test('a spent budget is INSUFFICIENT_CREDITS (402) naming the budget and its period', async () => {
+    const { key } = await createKey(store, 'team-a', { budget_tokens: 2000, budget_period: 'month' });
+    const gateway = gatewayOn(store, stopped);
+    expect((await text(gateway, key)).status).toBe(200);
+    const record = (await updateKey(store, 'team-a', {}))!;
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(1280));
+    expect((await text(gateway, key)).status).toBe(200);
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(2560));
+    const refused = await text(gateway, key);
+    expect(refused.status).toBe(402);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      details: { limit: 'budget_tokens', value: 2000, used: 2560, period: 'month' },
+    });
+  });
+
+  test('models and routes the key may not use are PERMISSION_DENIED (403) naming what it may use', async () => {
+    const { key } = await createKey(store, 'team-a', { models: ['anthropic:claude-*'], routes: ['text'] });
+    const gateway = gatewayOn(store, stopped);
+    expect((await text(gateway, key, 'anthropic:claude-sonnet-4-5')).status).toBe(200);
+    const model = await text(gateway, key, 'openai:gpt-4o-mini');
+    expect(model.status).toBe(403);
+    expect((await model.json()).error).toMatchObject({
+      code: 'PERMISSION_DENIED',
+      details: { limit: 'models', model: 'openai:gpt-4o-mini', allowed: ['anthropic:claude-*'] },
+    });
+    const route = await gateway.request('/v1/images', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-image-1', prompt: 'a cat' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    });
+    expect(route.status).toBe(403);
+    expect((await route.json()).error.details).toMatchObject({
+      limit: 'routes',
+      route: 'images',
+      allowed: ['text'],
+    });
+    expect(replay.requests).toHaveLength(1);
+  });
+
+  test('GET /v1/key answers the calling key its limits and what is left', async () => {
+    const { key } = await createKey(store, 'team-a', { rpm: 5, budget_tokens: 10_000 });
+    const gateway = gatewayOn(store, stopped);
+    await text(gateway, key);
+    const record = (await updateKey(store, 'team-a', {}))!;
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(1280));
+    const answer = await (await getAs(gateway, '/v1/key', key)).json();
+    expect(answer.metadata.key).toMatchObject({
+      name: 'team-a',
+      remaining: { rpm: 4, tpm: null, budget_tokens: 8720 },
+    });
+  });
+});
+
+describe('usage', () => {
+  test('one record per request; /v1/usage groups them for the admin key only', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    await text(gateway, key, 'openai:gpt-4o-mini', 'trace-usage-one');
+    await text(gateway, key, 'anthropic:claude-sonnet-4-5');
+    await text(gateway, STATIC, 'nope:model');
+    expect(await gateway.flush()).toBe(0);
+    expect((await getAs(gateway, '/v1/usage', key)).status).toBe(403);
+    const usage = await (await getAs(gateway, '/v1/usage?group_by=key&bucket=minute', ADMIN)).json();
+    expect(usage.success).toBe(true);
+    const report = usage.metadata.usage;
+    // The refused /v1/usage of team-a is a request too.
+    expect(report.totals).toMatchObject({ requests: 4, errors: 2 });
+    expect(report.groups).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ group: 'team-a', requests: 3, errors: 1 }),
+        expect.objectContaining({ group: 'static', requests: 1, errors: 1 }),
+      ]),
+    );
+    expect(report.series.length).toBeGreaterThan(0);
+    const page = await (await getAs(gateway, '/v1/usage/requests?trace_id=trace-usage-one', ADMIN)).json();
+    expect(page.metadata.requests).toHaveLength(1);
+    expect(page.metadata.requests[0]).toMatchObject({
+      trace_id: 'trace-usage-one',
+      key_name: 'team-a',
+      route: '/v1/text',
+      provider: 'openai',
+      target: 'openai:gpt-4o-mini',
+      status: 200,
+      code: 'ok',
+      attempts: 1,
+      input_tokens: 1200,
+      output_tokens: 80,
+    });
+    expect(JSON.stringify(page)).not.toContain('Capital of France');
+  });
+
+  test('pages follow next_cursor and filter by code; bad queries are VALIDATION_ERROR', async () => {
+    const gateway = gatewayOn(store);
+    for (let index = 0; index < 5; index++) await text(gateway, STATIC);
+    await gateway.flush();
+    const seen = new Set<string>();
+    let cursor: string | null = '';
+    for (let round = 0; round < 10 && cursor !== null; round++) {
+      const answer = await (
+        await getAs(
+          gateway,
+          `/v1/usage/requests?code=ok&limit=2${cursor === '' ? '' : `&cursor=${cursor}`}`,
+          ADMIN,
+        )
+      ).json();
+      for (const record of answer.metadata.requests) seen.add(record.request_id);
+      cursor = answer.metadata.next_cursor;
+    }
+    expect(seen.size).toBe(5);
+    const bad = await getAs(gateway, '/v1/usage?group_by=prompt&from=yesterday', ADMIN);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('VALIDATION_ERROR');
+  });
+
+  test('/metrics counts records written', async () => {
+    const gateway = gatewayOn(store);
+    await text(gateway, STATIC);
+    await gateway.flush();
+    const metrics = await (await getAs(gateway, '/metrics', STATIC)).text();
+    expect(metrics).toMatch(/verdict_gateway_usage_records_written_total [1-9]/);
+    expect(metrics).toContain('verdict_gateway_usage_records_dropped_total 0');
+  });
+});
+
+describe('the usage writer', () => {
+  test('a full queue drops records and counts every one', async () => {
+    const down = switchable(store);
+    down.down = true;
+    const drops: number[] = [];
+    const writer = new UsageWriter(down, { maxQueue: 3, onDrop: (count) => drops.push(count) });
+    const record = (id: string) => ({
+      request_id: id,
+      time: new Date().toISOString(),
+      trace_id: id,
+      key_name: null,
+      route: '/v1/text',
+      provider: null,
+      model: null,
+      target: null,
+      attempts: 0,
+      status: 200,
+      code: 'ok',
+      latency_ms: 1,
+      input_tokens: 0,
+      output_tokens: 0,
+    });
+    const added = ['a', 'b', 'c', 'd', 'e'].map((id) => writer.add(record(id)));
+    expect(added).toEqual([true, true, true, false, false]);
+    expect(writer.stats.dropped).toBe(2);
+    down.down = false;
+    expect(await writer.flush(5000)).toBe(0);
+    expect(writer.stats).toMatchObject({ written: 3, dropped: 2, queued: 0 });
+    expect(drops).toEqual([1, 2]);
+  });
+});
+
+describe('the store unreachable', () => {
+  test('limited keys are refused with PROVIDER_UNAVAILABLE, static keys go on, /healthz says the store is down', async () => {
+    const { key } = await createKey(store, 'team-a', { rpm: 100 });
+    const down = switchable(store);
+    const gateway = gatewayOn(down);
+    expect((await text(gateway, key)).status).toBe(200);
+    down.down = true;
+    const refused = await text(gateway, key);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await refused.json()).error).toMatchObject({
+      code: 'PROVIDER_UNAVAILABLE',
+      details: { store: 'unreachable' },
+    });
+    expect((await text(gateway, STATIC)).status).toBe(200);
+    const health = await gateway.request('/healthz');
+    expect(health.status).toBe(503);
+    expect((await health.json()).error.details).toEqual({ store: 'down' });
+    down.down = false;
+    expect((await gateway.request('/healthz')).status).toBe(200);
+    // Records queued while the store was down are written once it answers again.
+    expect(await gateway.flush()).toBe(0);
+    const rows = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM verdict_usage');
+    expect(rows[0]?.n).toBe(3);
+  });
+
+  test('with fail-open, a key seen before is admitted without limits and counted in /metrics', async () => {
+    const { key } = await createKey(store, 'team-a', { rpm: 100 });
+    const down = switchable(store);
+    const gateway = gatewayOn(down, { storeFailOpen: true });
+    expect((await text(gateway, key)).status).toBe(200);
+    down.down = true;
+    expect((await text(gateway, key)).status).toBe(200);
+    expect((await text(gateway, `vk_${'y'.repeat(43)}`)).status).toBe(503);
+    const health = await gateway.request('/healthz');
+    expect(health.status).toBe(200);
+    expect((await health.json()).metadata.store).toBe('down');
+    const metrics = await (await getAs(gateway, '/metrics', STATIC)).text();
+    expect(metrics).toContain('verdict_gateway_fail_open_admissions_total 1');
+    down.down = false;
+  });
+});
