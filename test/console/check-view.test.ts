@@ -33,7 +33,10 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await openCheck();
     const notConforming = readFileSync(join(ROOT, 'examples', 'not-conforming.json'));
     await page.getByLabel('Open a file').setInputFiles(fileOf('not-conforming.json', notConforming));
-    await eventually(() => page.getByRole('heading', { name: '3 violations' }).count()).toBe(1);
+    const headline = page.getByRole('status').getByRole('heading');
+    await eventually(() => headline.allInnerTexts()).toEqual([
+      'FAIL: 3 violations of the QZX Result Contract v1; first message_invalid at /message',
+    ]);
     const findings = page.getByRole('list', { name: 'Findings' }).getByRole('listitem');
     await eventually(() => findings.count()).toBe(3);
     const listed = await findings.allInnerTexts();
@@ -66,7 +69,10 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Check' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.innerText()).toMatch(/Not readable JSON \(syntax\)[\s\S]*Line 3, column 19/);
+    expect(await alert.getByRole('heading').innerText()).toBe(
+      'FAIL: Not readable JSON (syntax) at line 3, column 19',
+    );
+    expect(await alert.innerText()).toMatch(/Line 3, column 19/);
     expect(await page.locator('pre.source mark').innerText()).toMatch(/,$/);
   });
 
@@ -95,7 +101,9 @@ describe('the Check view', { timeout: 120_000 }, () => {
     const members = Array.from({ length: 250 }, (_, k) => `"k${k}": 1, "k${k}": 2`).join(',\n');
     await documentBox().fill(`{"success": true, "message": "ok",\n${members}}`);
     await page.getByRole('button', { name: 'Check' }).click();
-    await page.getByRole('heading', { name: '250 violations' }).waitFor();
+    await page
+      .getByRole('heading', { name: /^FAIL: 250 violations of the QZX Result Contract v1; first / })
+      .waitFor();
     expect(await page.getByRole('list', { name: 'Findings' }).getByRole('listitem').count()).toBe(200);
     expect(await page.locator('pre.source [id^="mark-"]').count()).toBe(200);
     // Each repeated name is marked where it repeats: the second "k0".
@@ -122,7 +130,7 @@ describe('the Check view', { timeout: 120_000 }, () => {
     const table = page.getByRole('table', { name: 'Failing lines' });
     await table.waitFor();
     expect(await page.getByRole('status').first().innerText()).toContain(
-      '2 of 4 lines conform; 2 fail (1 unreadable)',
+      'FAIL: 2 of 4 lines conform to the QZX Result Contract v1; 2 fail (1 unreadable)',
     );
     const rows = await table.locator('tbody tr').allInnerTexts();
     expect(rows).toHaveLength(2);
@@ -144,6 +152,8 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab'); // the JSONL checkbox
     await page.keyboard.press('Tab'); // the Check button
     await page.keyboard.press('Enter');
-    await eventually(() => page.getByRole('heading', { name: 'Conforms' }).count()).toBe(1);
+    await eventually(() =>
+      page.getByRole('heading', { name: 'PASS: conforms to the QZX Result Contract v1' }).count(),
+    ).toBe(1);
   });
 });
