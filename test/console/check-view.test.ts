@@ -137,7 +137,7 @@ describe('the Check view', { timeout: 120_000 }, () => {
     expect(rows[0]).toMatch(/^2\s+error_code_invalid/);
     expect(rows[1]).toMatch(/^4\s+syntax/);
     await expectAccessible(page);
-    await expectReadableOnPhone(page, 'check-jsonl-360px');
+    await expectReadableOnPhone(page, 'check-jsonl-390px');
   });
 
   test('is reachable and usable from the keyboard', async () => {

@@ -87,7 +87,7 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
     expect(failureCase).toContain('role_mismatch at /success');
     expect(failureCase).toMatch(/Says\s+success: true/);
     await expectAccessible(page);
-    await expectReadableOnPhone(page, 'receipt-fail-360px');
+    await expectReadableOnPhone(page, 'receipt-fail-390px');
   });
 
   test('headlines ALTERED, naming the file, when an evidence file differs by one byte', async () => {
