@@ -101,7 +101,7 @@ export function useCatalog(connection: GatewayConnection) {
       );
     }
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the routes are loaded once; Reload routes loads them again
+  // The routes are loaded once; Reload routes loads them again.
   useEffect(() => {
     void load(connection);
   }, []);
