@@ -73,6 +73,8 @@ export function CheckView() {
       <h2 id="check-title">Check a document</h2>
       <p class="hint">Runs verdict's own validators in this page; nothing is sent anywhere.</p>
       <form
+        class="panel grid"
+        aria-label="Document to check"
         onSubmit={(event) => {
           event.preventDefault();
           run({ text, bytes, jsonl });

@@ -16,8 +16,9 @@ export interface FileDropProps {
 export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropProps) {
   const [over, setOver] = useState(false);
   const [loaded, setLoaded] = useState<string[]>([]);
-  const take = (files: File[]) => {
-    setLoaded(files.map((f) => f.name));
+  // A dropped file is not the input's: say which were taken, since the input itself says none was chosen.
+  const take = (files: File[], dropped: boolean) => {
+    setLoaded(dropped ? files.map((f) => f.name) : []);
     onFiles(files);
   };
   return (
@@ -33,7 +34,7 @@ export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropP
         event.preventDefault();
         setOver(false);
         const files = [...(event.dataTransfer?.files ?? [])];
-        if (files.length > 0) take(multiple ? files : files.slice(0, 1));
+        if (files.length > 0) take(multiple ? files : files.slice(0, 1), true);
       }}
     >
       <label>
@@ -44,12 +45,14 @@ export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropP
           multiple={multiple}
           onChange={(event) => {
             const files = [...(event.currentTarget.files ?? [])];
-            if (files.length > 0) take(files);
+            if (files.length > 0) take(files, false);
           }}
         />
       </label>
       <span class="hint">
-        {loaded.length > 0 ? `Loaded: ${loaded.join(', ')}` : `or drop ${multiple ? 'files' : 'a file'} here`}
+        {loaded.length > 0
+          ? `Dropped: ${loaded.join(', ')}`
+          : `or drop ${multiple ? 'files' : 'a file'} here`}
       </span>
     </div>
   );
