@@ -8,6 +8,7 @@ import {
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
+  saveEverySize,
   saveScreenshot,
   useConsolePage,
 } from './browser.js';
@@ -58,9 +59,7 @@ describe('the Check view', { timeout: 120_000 }, () => {
     expect(focused).toEqual(['2', '2"error_code": "ignored"']);
     await expectAccessible(page);
     await saveScreenshot(page, 'check-violations');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await saveScreenshot(page, 'check-violations-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await saveEverySize(page, 'check-violations');
   });
 
   test('shows where an unreadable document breaks, and reads pasted text', async () => {

@@ -205,6 +205,39 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => localStorage.getItem('verdict-console-history'))).toBeNull();
   });
 
+  test('is usable from the keyboard alone, with a visible focus on every control it reaches', async () => {
+    await openTry();
+    const outlineOf = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement;
+        // A segment's radio is drawn by its label: the ring is there.
+        const drawn = active.matches('fieldset.segmented input')
+          ? (active.parentElement as HTMLElement)
+          : active;
+        const style = getComputedStyle(drawn);
+        return `${active.tagName.toLowerCase()}:${style.outlineStyle}`;
+      });
+    await page.getByRole('radio', { name: 'Text', exact: true }).focus();
+    expect(await outlineOf()).toBe('input:solid');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('select:solid');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('textarea:solid');
+    await page.keyboard.type('Say hi');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('button:solid');
+    await page.keyboard.press('Enter');
+    await answer().waitFor();
+    await page.getByRole('tab', { name: 'Answer' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Envelope' }).getAttribute('aria-selected')).toBe('true');
+    expect(await outlineOf()).toBe('button:solid');
+    expect(await page.getByRole('tabpanel').locator('pre.json').innerText()).toMatch(/"success": true/);
+  });
+
   test('shows a streamed answer growing as its deltas arrive, then the final envelope', async () => {
     await openTry();
     replay.enqueue(fixture('openai.chat/success/stream-text.json', { eventDelayMs: 100 }));

@@ -98,7 +98,19 @@ export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: Envelop
     </details>
   );
   const tabs = (
-    <div class="tabs" role="tablist" aria-label={`${label}: view`}>
+    // The tabs pattern of WAI-ARIA: the chosen tab is in the Tab order, the arrow keys move to the other one.
+    <div
+      class="tabs"
+      role="tablist"
+      aria-label={`${label}: view`}
+      onKeyDown={(event) => {
+        if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+        event.preventDefault();
+        const next = tab === 'answer' ? 'envelope' : 'answer';
+        setTab(next);
+        document.getElementById(`${id}-tab-${next}`)?.focus();
+      }}
+    >
       {(['answer', 'envelope'] as const).map((name) => (
         <button
           key={name}
@@ -107,6 +119,7 @@ export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: Envelop
           id={`${id}-tab-${name}`}
           aria-selected={tab === name}
           aria-controls={`${id}-panel`}
+          tabIndex={tab === name ? 0 : -1}
           onClick={() => setTab(name)}
         >
           {name === 'answer' ? (body.success === true ? 'Answer' : 'Failure') : 'Envelope'}
