@@ -57,8 +57,8 @@ describe('readCatalog', () => {
         ],
       },
       {
-        label: 'demo: demo, recorded answers, no key needed',
-        routes: [{ route: 'demo:demo-text', label: 'demo:demo-text' }],
+        label: 'demo: offline demo, recorded answers',
+        routes: [{ route: 'demo:chat', label: 'demo:chat' }],
       },
     ]);
     expect(unlistedProviders(catalog, 'text')).toEqual(['openrouter']);

@@ -65,7 +65,7 @@ export function readCatalog(body: unknown): Catalog {
             ...(typeof p.label === 'string' && p.label !== ''
               ? { label: p.label }
               : p.demo === true
-                ? { label: 'demo, recorded answers, no key needed' }
+                ? { label: 'offline demo, recorded answers' }
                 : {}),
             modalities,
             models: modelsOf(p.models, modalities),
@@ -97,14 +97,8 @@ const SUGGESTED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     videos: 'veo-3.0-generate-001',
   },
   replicate: { images: 'black-forest-labs/flux-schnell', videos: 'minimax/video-01' },
-  // The demo provider (`verdict gateway --demo`) answers any model id with its recordings.
-  demo: {
-    text: 'demo-text',
-    images: 'demo-image',
-    speech: 'demo-speech',
-    transcriptions: 'demo-transcription',
-    videos: 'demo-video',
-  },
+  // The demo provider (`verdict gateway --demo`) answers any model id; these are the ids docs/gateway.md uses.
+  demo: { text: 'chat', images: 'image', speech: 'tts', transcriptions: 'stt', videos: 'video' },
 };
 
 /** One choice of the route picker. */

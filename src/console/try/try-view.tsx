@@ -89,7 +89,7 @@ export function useCatalog(connection: GatewayConnection) {
       );
     } else if (listed.status === 0 || listed.body === undefined) {
       setNote(
-        `No gateway answers here (${listed.problem ?? `HTTP ${listed.status}`}). Check and Receipt work without one.`,
+        `${listed.problem ?? `No gateway answers here (HTTP ${listed.status}).`} Check and Receipt work without one.`,
       );
     } else {
       const error = (listed.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
