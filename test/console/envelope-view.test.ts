@@ -32,9 +32,16 @@ const ENVELOPE = {
   videos: [],
 };
 
+/** The providers the stand-in lists: an anthropic provider, or the demo provider as `gateway --demo` lists it. */
+const ANTHROPIC = [{ id: 'anthropic', type: 'anthropic', modalities: ['text'] }];
+let listed: unknown[] = ANTHROPIC;
+
+/** The `model` of each request the stand-in answered. */
+const asked: unknown[] = [];
+
 // A stand-in gateway on 127.0.0.1: the console page, its routes, and one fixed envelope for every request.
 const site = useConsolePage(() =>
-  serveFetch((request) => {
+  serveFetch(async (request) => {
     const path = new URL(request.url).pathname;
     if (path === '/v1/models') {
       return Response.json({
@@ -45,16 +52,18 @@ const site = useConsolePage(() =>
         metadata: {
           trace_id: 'trc_models',
           usage_reported: false,
-          providers: [{ id: 'anthropic', type: 'anthropic', modalities: ['text'] }],
-          aliases: { smart: ['anthropic:claude-sonnet-4-5'] },
+          providers: listed,
+          aliases: listed === ANTHROPIC ? { smart: ['anthropic:claude-sonnet-4-5'] } : {},
         },
         images: [],
         files: [],
         videos: [],
       });
     }
-    if (path.startsWith('/v1/'))
+    if (path.startsWith('/v1/')) {
+      asked.push(((await request.json()) as { model?: unknown }).model);
       return Response.json(ENVELOPE, { headers: { 'x-trace-id': 'trc_render_1' } });
+    }
     return consoleAsset(request) ?? new Response('Not found', { status: 404 });
   }),
 );
@@ -69,7 +78,7 @@ beforeAll(async () => {
 });
 
 // Each test waits for the page (never on a clock); a busy machine gets room.
-describe('the answer of the Try view', { timeout: 120_000 }, () => {
+describe('the Try view against a stand-in gateway', { timeout: 120_000 }, () => {
   test('renders tool calls with their arguments, a structured object as a tree and a captioned image', async () => {
     await page.goto(`${site.url}#try`);
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
@@ -98,5 +107,39 @@ describe('the answer of the Try view', { timeout: 120_000 }, () => {
     expect(facts).toMatch(/Trace id\s+trc_render_1/);
     await expectAccessible(page);
     await saveEverySize(page, 'try-tools');
+  });
+
+  test('offers the demo provider under its label, its chat route chosen, answering without a model typed', async () => {
+    listed = [
+      {
+        id: 'demo',
+        type: 'demo',
+        modalities: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+        demo: true,
+      },
+    ];
+    asked.length = 0;
+    try {
+      await page.goto('about:blank');
+      await page.goto(`${site.url}#try`);
+      await page.getByText(/^Routes from GET \/v1\/models: 1 provider, 0 aliases\.$/).waitFor();
+      const picker = page.getByRole('combobox', { name: 'Route', exact: true });
+      expect(await picker.inputValue()).toBe('demo:chat');
+      expect(
+        await picker
+          .locator('optgroup')
+          .evaluateAll((all) => all.map((g) => (g as HTMLOptGroupElement).label)),
+      ).toEqual(['demo: offline demo, recorded answers']);
+      await page.getByRole('radio', { name: 'Video', exact: true }).check();
+      await expect.poll(() => picker.inputValue()).toBe('demo:video');
+      await page.getByRole('radio', { name: 'Text', exact: true }).check();
+      await page.getByLabel('Stream the answer').uncheck();
+      await page.getByLabel('Prompt').fill('Say hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('region', { name: 'Answer', exact: true }).waitFor();
+      expect(asked).toEqual(['demo:chat']);
+    } finally {
+      listed = ANTHROPIC;
+    }
   });
 });
