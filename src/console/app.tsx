@@ -1,45 +1,56 @@
+import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { CheckView } from './check/check-view.js';
+import { CompareView } from './compare/compare-view.js';
 import { ReceiptView } from './receipt/receipt-view.js';
 import { TryView } from './try/try-view.js';
 import { UsageView } from './usage/usage-view.js';
 
-const VIEWS = {
-  try: { title: 'Try', view: TryView },
-  check: { title: 'Check', view: CheckView },
-  receipt: { title: 'Receipt', view: ReceiptView },
-  usage: { title: 'Usage', view: UsageView },
-} as const;
-
-type ViewName = keyof typeof VIEWS;
-
-function viewOf(hash: string): ViewName {
-  const name = hash.replace(/^#\/?/, '');
-  return Object.hasOwn(VIEWS, name) ? (name as ViewName) : 'try';
+/** One view of the console: its fragment (`#id`), its name in the navigation, and its component. */
+interface ConsoleView {
+  id: string;
+  title: string;
+  view: ComponentType;
 }
 
-/** The console: three views, chosen by the address's fragment (`#try`, `#check`, `#receipt`). */
+/** The views in the order the navigation lists them; the first is the default. Adding a view is one entry. */
+const VIEWS: readonly ConsoleView[] = [
+  { id: 'try', title: 'Try', view: TryView },
+  { id: 'compare', title: 'Compare', view: CompareView },
+  { id: 'check', title: 'Check', view: CheckView },
+  { id: 'receipt', title: 'Receipt', view: ReceiptView },
+  { id: 'usage', title: 'Usage', view: UsageView },
+];
+
+function viewOf(hash: string): ConsoleView {
+  const id = hash.replace(/^#\/?/, '');
+  return VIEWS.find((v) => v.id === id) ?? (VIEWS[0] as ConsoleView);
+}
+
+/** The console: its views, chosen by the address's fragment (`#try`, `#compare`, `#check`, `#receipt`, `#usage`). */
 export function App() {
-  const [view, setView] = useState<ViewName>(viewOf(location.hash));
+  const [current, setCurrent] = useState<ConsoleView>(viewOf(location.hash));
   useEffect(() => {
-    const follow = () => setView(viewOf(location.hash));
+    const follow = () => setCurrent(viewOf(location.hash));
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
-  const View = VIEWS[view].view;
+  const View = current.view;
   return (
     <>
       <header>
-        <h1>verdict console</h1>
+        <h1>
+          verdict <span>console</span>
+        </h1>
         <nav aria-label="Views">
-          {(Object.keys(VIEWS) as ViewName[]).map((name) => (
-            <a key={name} href={`#${name}`} aria-current={name === view ? 'page' : undefined}>
-              {VIEWS[name].title}
+          {VIEWS.map((v) => (
+            <a key={v.id} href={`#${v.id}`} aria-current={v === current ? 'page' : undefined}>
+              {v.title}
             </a>
           ))}
         </nav>
       </header>
-      <main>
+      <main class={`view-${current.id}`}>
         <View />
       </main>
     </>

@@ -16,8 +16,8 @@ export const CONSOLE_DIR = join(ROOT, 'dist', 'console');
 export const SCREENSHOTS = join(ROOT, '.tmp', 'console-screenshots');
 
 /** A desktop window and the narrow phone width the console must stay readable at. */
-export const DESKTOP = { width: 1100, height: 900 };
-export const PHONE = { width: 360, height: 780 };
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
 
 /** A running Chromium with a fresh profile, and how to stop it and remove the profile. */
 export interface Browser {
@@ -205,16 +205,71 @@ export function useConsolePage(serve: () => Promise<Site> = serveConsole): {
 }
 
 /**
- * At 360 px wide: saves the screenshot `<name>` and expects nothing to need sideways scrolling; then back to
- * the desktop size.
+ * At 390 px wide: saves the screenshot `<name>` and expects nothing to need sideways scrolling and no word
+ * broken across lines; then back to the desktop size.
  */
 export async function expectReadableOnPhone(page: Page, name: string): Promise<void> {
   await page.setViewportSize(PHONE);
   try {
     await saveScreenshot(page, name);
     await expectNoSidewaysScroll(page);
+    await expectNoBrokenWords(page);
   } finally {
     await page.setViewportSize(DESKTOP);
+  }
+}
+
+/**
+ * Expects no word of the page's text to be split across two lines ("Resul|t"); a break after a hyphen is a
+ * line break like any other. Documents, JSON, trace ids and
+ * other machine text may wrap anywhere and are left out; so is a word wider than its whole box.
+ */
+export async function expectNoBrokenWords(page: Page): Promise<void> {
+  const broken = await page.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node !== null && found.length < 10; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (parent === null || parent.closest('pre, .source, .trace, .str, code, textarea, option') !== null)
+        continue;
+      const box = parent.getBoundingClientRect().width;
+      for (const match of (node.textContent ?? '').matchAll(/[^\s-]+/g)) {
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const tops = new Set(rects.map((r) => Math.round(r.top)));
+        const width = rects.reduce((sum, r) => sum + r.width, 0);
+        if (tops.size > 1 && width < box) found.push(match[0]);
+      }
+    }
+    return found;
+  });
+  expect(broken).toEqual([]);
+}
+
+/**
+ * Saves the screenshots `<name>-1280-light`, `-1280-dark`, `-390-light` and `-390-dark`, and at each size
+ * expects the page to fit its width with no word broken; then back to the desktop size in the light scheme.
+ */
+export async function saveEverySize(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  try {
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        await saveScreenshot(page, `${name}-${size.width}-${colorScheme}`, options);
+      }
+      await expectNoSidewaysScroll(page);
+      await expectNoBrokenWords(page);
+    }
+  } finally {
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
   }
 }
 

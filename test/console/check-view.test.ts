@@ -8,6 +8,7 @@ import {
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
+  saveEverySize,
   saveScreenshot,
   useConsolePage,
 } from './browser.js';
@@ -33,7 +34,10 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await openCheck();
     const notConforming = readFileSync(join(ROOT, 'examples', 'not-conforming.json'));
     await page.getByLabel('Open a file').setInputFiles(fileOf('not-conforming.json', notConforming));
-    await eventually(() => page.getByRole('heading', { name: '3 violations' }).count()).toBe(1);
+    const headline = page.getByRole('status').getByRole('heading');
+    await eventually(() => headline.allInnerTexts()).toEqual([
+      'FAIL: 3 violations of the QZX Result Contract v1; first message_invalid at /message',
+    ]);
     const findings = page.getByRole('list', { name: 'Findings' }).getByRole('listitem');
     await eventually(() => findings.count()).toBe(3);
     const listed = await findings.allInnerTexts();
@@ -55,9 +59,7 @@ describe('the Check view', { timeout: 120_000 }, () => {
     expect(focused).toEqual(['2', '2"error_code": "ignored"']);
     await expectAccessible(page);
     await saveScreenshot(page, 'check-violations');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await saveScreenshot(page, 'check-violations-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await saveEverySize(page, 'check-violations');
   });
 
   test('shows where an unreadable document breaks, and reads pasted text', async () => {
@@ -66,7 +68,10 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Check' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.innerText()).toMatch(/Not readable JSON \(syntax\)[\s\S]*Line 3, column 19/);
+    expect(await alert.getByRole('heading').innerText()).toBe(
+      'FAIL: Not readable JSON (syntax) at line 3, column 19',
+    );
+    expect(await alert.innerText()).toMatch(/Line 3, column 19/);
     expect(await page.locator('pre.source mark').innerText()).toMatch(/,$/);
   });
 
@@ -95,7 +100,9 @@ describe('the Check view', { timeout: 120_000 }, () => {
     const members = Array.from({ length: 250 }, (_, k) => `"k${k}": 1, "k${k}": 2`).join(',\n');
     await documentBox().fill(`{"success": true, "message": "ok",\n${members}}`);
     await page.getByRole('button', { name: 'Check' }).click();
-    await page.getByRole('heading', { name: '250 violations' }).waitFor();
+    await page
+      .getByRole('heading', { name: /^FAIL: 250 violations of the QZX Result Contract v1; first / })
+      .waitFor();
     expect(await page.getByRole('list', { name: 'Findings' }).getByRole('listitem').count()).toBe(200);
     expect(await page.locator('pre.source [id^="mark-"]').count()).toBe(200);
     // Each repeated name is marked where it repeats: the second "k0".
@@ -122,14 +129,14 @@ describe('the Check view', { timeout: 120_000 }, () => {
     const table = page.getByRole('table', { name: 'Failing lines' });
     await table.waitFor();
     expect(await page.getByRole('status').first().innerText()).toContain(
-      '2 of 4 lines conform; 2 fail (1 unreadable)',
+      'FAIL: 2 of 4 lines conform to the QZX Result Contract v1; 2 fail (1 unreadable)',
     );
     const rows = await table.locator('tbody tr').allInnerTexts();
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^2\s+error_code_invalid/);
     expect(rows[1]).toMatch(/^4\s+syntax/);
     await expectAccessible(page);
-    await expectReadableOnPhone(page, 'check-jsonl-360px');
+    await expectReadableOnPhone(page, 'check-jsonl-390px');
   });
 
   test('is reachable and usable from the keyboard', async () => {
@@ -144,6 +151,8 @@ describe('the Check view', { timeout: 120_000 }, () => {
     await page.keyboard.press('Tab'); // the JSONL checkbox
     await page.keyboard.press('Tab'); // the Check button
     await page.keyboard.press('Enter');
-    await eventually(() => page.getByRole('heading', { name: 'Conforms' }).count()).toBe(1);
+    await eventually(() =>
+      page.getByRole('heading', { name: 'PASS: conforms to the QZX Result Contract v1' }).count(),
+    ).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import {
   expectAccessible,
   expectReadableOnPhone,
   fileOf,
+  saveEverySize,
   saveScreenshot,
   useConsolePage,
 } from './browser.js';
@@ -30,7 +31,13 @@ async function openReceipt(): Promise<void> {
 }
 
 const verdictCard = () => page.locator('.verdict');
-const evidenceStatus = () => page.getByRole('region', { name: 'Evidence digests' }).getByRole('status');
+const headline = () =>
+  verdictCard()
+    .locator('.big, .reason')
+    .allInnerTexts()
+    .then((t) => t.join('\n'));
+// The section's own status lines, not the copy buttons' announcements.
+const evidenceStatus = () => page.locator('#evidence-title ~ [role="status"]');
 
 // Each test waits for the page (never on a clock); a busy machine gets room.
 describe('the Receipt view', { timeout: 120_000 }, () => {
@@ -38,7 +45,7 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
     await openReceipt();
     await page.getByLabel('Open a receipt').setInputFiles(fileOf('receipt.json', evidence('receipt.json')));
     await verdictCard().waitFor();
-    expect(await verdictCard().innerText()).toMatch(/^PASS\n/);
+    expect(await verdictCard().innerText()).toMatch(/^PASS\n+.*As recorded: add the evidence files/);
     const facts = await page.locator('dl.facts').first().innerText();
     expect(facts).toMatch(/Profile\s+mcp-2025-11-25/);
     expect(facts).toMatch(/MCP revision\s+2025-11-25/);
@@ -55,6 +62,7 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
       'Every evidence file added matches the receipt (3 of 3).',
       'Checked again in this page: these files give exactly this receipt.',
     ]);
+    expect(await verdictCard().innerText()).toMatch(/^PASS\n+.*Verified in this page/);
     const rows = await page.locator('table tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t').pop())).toEqual(['matches', 'matches', 'matches']);
     await expectAccessible(page);
@@ -80,10 +88,10 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
     expect(failureCase).toContain('role_mismatch at /success');
     expect(failureCase).toMatch(/Says\s+success: true/);
     await expectAccessible(page);
-    await expectReadableOnPhone(page, 'receipt-fail-360px');
+    await expectReadableOnPhone(page, 'receipt-fail-390px');
   });
 
-  test('detects an evidence file that is not the one the receipt describes', async () => {
+  test('headlines ALTERED, naming the file, when an evidence file differs by one byte', async () => {
     await openReceipt();
     await page.getByLabel('Open a receipt').setInputFiles(fileOf('receipt.json', evidence('receipt.json')));
     await verdictCard().waitFor();
@@ -96,9 +104,11 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
         fileOf('failure.json', evidence('failure.json')),
         fileOf('tool-definition.json', evidence('tool-definition.json')),
       ]);
-    await eventually(() => evidenceStatus().first().innerText()).toBe(
-      '1 evidence file differs from the receipt.',
+    await eventually(() => headline()).toBe(
+      'ALTERED\nsuccess.json differs from the receipt: not the file it describes.',
     );
+    expect(await verdictCard().getAttribute('class')).toContain('failure');
+    expect(await evidenceStatus().first().innerText()).toBe('1 evidence file differs from the receipt.');
     const rows = await page.locator('table tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t').pop())).toEqual([
       'DIFFERS: not the file the receipt describes',
@@ -109,8 +119,56 @@ describe('the Receipt view', { timeout: 120_000 }, () => {
       /^Checked again in this page: these files give a different receipt \(PASS, same verdict\)/,
     );
     await expectAccessible(page);
-    await page.evaluate(() => document.getElementById('evidence-title')?.scrollIntoView({ block: 'start' }));
     await saveScreenshot(page, 'receipt-tampered', { fullPage: false });
+    await saveEverySize(page, 'receipt-tampered');
+  });
+
+  test('headlines ALTERED when the receipt was edited to PASS over evidence that fails', async () => {
+    const notConforming = readFileSync(join(ROOT, 'examples', 'not-conforming.json'));
+    const success = readFileSync(join(ROOT, 'examples', 'success.json'));
+    const failing = createReceipt({
+      profile: 'core',
+      success: { file: 'examples/success.json', bytes: success },
+      failure: { file: 'examples/not-conforming.json', bytes: notConforming },
+    });
+    const { error_code: _dropped, ...rest } = failing as typeof failing & { error_code?: string };
+    const edited = { ...rest, success: true, message: 'The pair conforms.' };
+    await openReceipt();
+    await page
+      .getByLabel('Open a receipt')
+      .setInputFiles([
+        fileOf('receipt.json', `${JSON.stringify(edited, null, 2)}\n`),
+        fileOf('success.json', success),
+        fileOf('not-conforming.json', notConforming),
+      ]);
+    await eventually(() => headline()).toMatch(
+      /^ALTERED\nThe evidence files match their digests but give a different receipt \(FAIL\)/,
+    );
+    await saveScreenshot(page, 'receipt-edited', { fullPage: false });
+  });
+
+  test('headlines INCOMPLETE, naming the file, when evidence the receipt names was not added', async () => {
+    await openReceipt();
+    await page
+      .getByLabel('Open a receipt')
+      .setInputFiles(['receipt.json', 'success.json', 'failure.json'].map((n) => fileOf(n, evidence(n))));
+    await eventually(() => headline()).toBe(
+      'INCOMPLETE\ntool-definition.json was not added, so the receipt is not verified.',
+    );
+    expect(await verdictCard().getAttribute('class')).toContain('failure');
+    await saveScreenshot(page, 'receipt-incomplete', { fullPage: false });
+  });
+
+  test('headlines FAIL when the receipt itself fails its schema', async () => {
+    const broken = JSON.parse(evidence('receipt.json').toString('utf8'));
+    broken.message = '  ';
+    await openReceipt();
+    await page.getByLabel('Open a receipt').setInputFiles(fileOf('receipt.json', JSON.stringify(broken)));
+    await eventually(() => headline()).toMatch(
+      /^FAIL\nThe receipt itself is not sound: The receipt is not a conforming result: message_invalid at \/message/,
+    );
+    await expectAccessible(page);
+    await saveScreenshot(page, 'receipt-schema-fail', { fullPage: false });
   });
 
   test('takes the receipt and its evidence opened together', async () => {

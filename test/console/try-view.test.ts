@@ -4,10 +4,12 @@ import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { fixture, type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import {
   consoleAsset,
+  DESKTOP,
   eventually,
   expectAccessible,
-  expectReadableOnPhone,
   fileOf,
+  PHONE,
+  saveEverySize,
   saveScreenshot,
   serveFetch,
   useConsolePage,
@@ -44,17 +46,34 @@ beforeEach(() => {
   replay.requests.length = 0;
 });
 
-/** Opens the Try view freshly loaded from the gateway and waits for its routes. */
+/** Opens the Try view freshly loaded from the gateway, with no history, and waits for its routes. */
 async function openTry(): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${site.url}#try`);
-  await eventually(() => page.getByText(/^Providers: /).count()).toBe(1);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await eventually(() => page.getByText(/^Routes from GET \/v1\/models: /).count()).toBe(1);
+}
+
+const picker = () => page.getByRole('combobox', { name: 'Route', exact: true });
+
+/** Chooses a route: from the picker when it offers it, else typed under "Another route". */
+async function chooseRoute(model: string): Promise<void> {
+  const offered = await picker()
+    .locator('option')
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  if (offered.includes(model)) {
+    await picker().selectOption(model);
+    return;
+  }
+  await picker().selectOption({ label: 'Another route: type provider:model' });
+  await page.getByRole('textbox', { name: 'Route to send' }).fill(model);
 }
 
 /** Fills the form and sends it. */
 async function send(model: string, modality: string, prompt?: string): Promise<void> {
   await page.getByRole('radio', { name: modality, exact: true }).check();
-  await page.getByRole('combobox', { name: 'Route' }).fill(model);
+  await chooseRoute(model);
   if (prompt !== undefined) await page.locator('form textarea').fill(prompt);
   await page.getByRole('button', { name: 'Send' }).click();
 }
@@ -64,24 +83,159 @@ const facts = () => page.locator('dl.facts').last();
 
 // Each test waits for the page (never on a clock); a busy machine gets room.
 describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
-  test('lists the configured providers and renders a text answer with usage, latency and trace id', async () => {
+  test('offers the routes of GET /v1/models and answers the default route without typing a model', async () => {
     await openTry();
-    expect(await page.getByRole('status').first().innerText()).toContain(
-      'openai (text, images, speech, transcriptions)',
+    expect(await picker().inputValue()).toBe('openai:gpt-4o-mini');
+    const groups = await picker()
+      .locator('optgroup')
+      .evaluateAll((all) => all.map((g) => (g as HTMLOptGroupElement).label));
+    expect(groups).toEqual(['openai', 'anthropic', 'google']);
+    expect(await page.getByRole('status').first().innerText()).toBe(
+      'Routes from GET /v1/models: 5 providers, 0 aliases. For openrouter, choose Another route and type provider:model.',
     );
     await page.getByLabel('Stream the answer').uncheck();
-    await send('openai:gpt-4o-mini', 'Text', 'Say hi');
+    await page.locator('form textarea').fill('Say hi');
+    await page.getByRole('button', { name: 'Send' }).click();
     await answer().waitFor();
     expect(await answer().innerText()).toBe('Paris is the capital of France.');
     const shown = await facts().innerText();
     expect(shown).toMatch(/Provider\s+openai/);
+    expect(shown).toMatch(/Finish reason\s+stop/);
     expect(shown).toMatch(/Usage\s+\d+ input tokens, \d+ output tokens/);
     expect(shown).toMatch(/Latency\s+\d+ ms at the gateway, \d+ ms in this page/);
+    expect(shown).toMatch(/Attempts\s+1/);
     const traceId = await page.locator('code.trace').innerText();
     expect(replay.requests.map((r) => r.headers['x-trace-id'])).toEqual([traceId]);
-    expect(replay.requests[0]?.body).toMatchObject({ messages: [{ role: 'user', content: 'Say hi' }] });
+    expect(replay.requests[0]?.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Say hi' }],
+    });
+    // Request on the left, answer on the right at desktop width.
+    const form = await page.getByRole('form', { name: 'Request' }).boundingBox();
+    const shownAnswer = await answer().boundingBox();
+    expect(shownAnswer!.x).toBeGreaterThan(form!.x + form!.width);
     await expectAccessible(page);
-    await saveScreenshot(page, 'try-text');
+    await saveEverySize(page, 'try-text');
+  });
+
+  test('filters the routes by modality and keeps a typed provider:model', async () => {
+    await openTry();
+    await page.getByRole('radio', { name: 'Video', exact: true }).check();
+    await eventually(() => picker().inputValue()).toBe('google:veo-3.0-generate-001');
+    const offered = await picker().locator('option').allInnerTexts();
+    expect(offered).toEqual([
+      'google:veo-3.0-generate-001',
+      'replicate:minimax/video-01',
+      'Another route: type provider:model',
+    ]);
+    await page.getByRole('radio', { name: 'Text', exact: true }).check();
+    await chooseRoute('openrouter:meta-llama/llama-3.1-8b-instruct');
+    await page.getByRole('radio', { name: 'Image', exact: true }).check();
+    expect(await page.getByRole('textbox', { name: 'Route to send' }).inputValue()).toBe(
+      'openrouter:meta-llama/llama-3.1-8b-instruct',
+    );
+  });
+
+  test('shows the raw envelope, formatted, on its own tab with a copy button', async () => {
+    await openTry();
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('anthropic:claude-sonnet-4-5', 'Text', 'Say hi');
+    await answer().waitFor();
+    await page.getByRole('tab', { name: 'Envelope' }).click();
+    const raw = page.getByRole('tabpanel').locator('pre.json');
+    expect(await raw.innerText()).toMatch(/^\{\n {2}"success": true,\n {2}"content": /);
+    await page.getByRole('button', { name: 'Copy envelope' }).click();
+    await eventually(() => page.getByRole('tabpanel').getByRole('status').innerText()).toBe('Copied.');
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+    expect(copied).toMatchObject({ success: true, provider: 'anthropic', metadata: { attempts: 1 } });
+    await expectAccessible(page);
+    await saveScreenshot(page, 'try-envelope');
+    await page.getByRole('tab', { name: 'Answer' }).click();
+    await answer().waitFor();
+  });
+
+  test('scrolls the answer into view on a phone, where it sits below the request', async () => {
+    await openTry();
+    await page.setViewportSize(PHONE);
+    try {
+      await page.getByLabel('Stream the answer').uncheck();
+      await page.locator('form textarea').fill('Say hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await answer().waitFor();
+      const form = await page.getByRole('form', { name: 'Request' }).boundingBox();
+      const shown = await answer().boundingBox();
+      expect(shown!.y).toBeGreaterThan(form!.y + form!.height);
+      await eventually(() =>
+        answer().evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return box.top >= 0 && box.top < innerHeight;
+        }),
+      ).toBe(true);
+      await saveScreenshot(page, 'try-text-390-scrolled', { fullPage: false });
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+
+  test('keeps a history in this browser: re-run or open an entry, and clear it', async () => {
+    await openTry();
+    await page.getByLabel('Stream the answer').uncheck();
+    await send('openai:gpt-4o-mini', 'Text', 'First question');
+    await answer().waitFor();
+    await send('google:gemini-2.5-flash-image', 'Image', 'a lighthouse');
+    await page.locator('summary', { hasText: 'History (2)' }).waitFor();
+    await page.reload();
+    await page.locator('summary', { hasText: 'History (2)' }).click();
+    const entries = page.getByRole('list', { name: 'History' }).getByRole('listitem');
+    await eventually(() => entries.count()).toBe(2);
+    expect(await entries.first().innerText()).toContain('google:gemini-2.5-flash-image');
+    replay.requests.length = 0;
+    await page.getByRole('button', { name: 'Re-run Text · openai:gpt-4o-mini' }).click();
+    await answer().waitFor();
+    expect(replay.requests.map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    expect(await page.locator('form textarea').inputValue()).toBe('First question');
+    await page.getByRole('button', { name: 'Open Image · google:gemini-2.5-flash-image' }).click();
+    expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
+    expect(await picker().inputValue()).toBe('google:gemini-2.5-flash-image');
+    expect(await page.locator('form textarea').inputValue()).toBe('a lighthouse');
+    await expectAccessible(page);
+    await saveScreenshot(page, 'try-history');
+    await page.getByRole('button', { name: 'Clear history' }).click();
+    expect(await entries.count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('verdict-console-history'))).toBeNull();
+  });
+
+  test('is usable from the keyboard alone, with a visible focus on every control it reaches', async () => {
+    await openTry();
+    const outlineOf = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement;
+        // A segment's radio is drawn by its label: the ring is there.
+        const drawn = active.matches('fieldset.segmented input')
+          ? (active.parentElement as HTMLElement)
+          : active;
+        const style = getComputedStyle(drawn);
+        return `${active.tagName.toLowerCase()}:${style.outlineStyle}`;
+      });
+    await page.getByRole('radio', { name: 'Text', exact: true }).focus();
+    expect(await outlineOf()).toBe('input:solid');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('select:solid');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('textarea:solid');
+    await page.keyboard.type('Say hi');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('button:solid');
+    await page.keyboard.press('Enter');
+    await answer().waitFor();
+    await page.getByRole('tab', { name: 'Answer' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Envelope' }).getAttribute('aria-selected')).toBe('true');
+    expect(await outlineOf()).toBe('button:solid');
+    expect(await page.getByRole('tabpanel').locator('pre.json').innerText()).toMatch(/"success": true/);
   });
 
   test('shows a streamed answer growing as its deltas arrive, then the final envelope', async () => {
@@ -126,7 +280,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await eventually(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(160);
     expect(replay.requests.map((r) => r.path)).toEqual(['/v1/images/generations']);
     await expectAccessible(page);
-    await saveScreenshot(page, 'try-image');
+    await saveEverySize(page, 'try-image');
   });
 
   test('puts a speech answer in an audio player', async () => {
@@ -153,7 +307,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
   test('uploads audio for a transcription', async () => {
     await openTry();
     await page.getByRole('radio', { name: 'Transcription', exact: true }).check();
-    await page.getByRole('combobox', { name: 'Route' }).fill('openai:whisper-1');
+    await chooseRoute('openai:whisper-1');
     await page
       .getByLabel('Audio file')
       .setInputFiles(fileOf('hi.mp3', Buffer.from('SUQzBAAAAAAAD//7kGQAAA==', 'base64'), 'audio/mpeg'));
@@ -170,19 +324,16 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await send('openai:gpt-4o-mini', 'Text', 'Say hi');
     const card = page.getByRole('alert');
     await card.waitFor();
-    const shown = await card.innerText();
-    expect(shown).toMatch(/Failed: AUTHENTICATION_ERROR/);
-    expect(shown).toMatch(/HTTP status\s+401/);
-    expect(shown).toMatch(/Message\s+\S+/);
-    expect(shown).toMatch(/Provider\s+openai/);
-    const traceId = await card.locator('code.trace').innerText();
+    expect(await card.getByRole('heading').innerText()).toBe('AUTHENTICATION_ERROR HTTP 401');
+    expect(await card.locator('.message').innerText()).toMatch(/\S+/);
+    expect(await facts().innerText()).toMatch(/Provider\s+openai/);
+    const traceId = await page.locator('code.trace').innerText();
     expect(replay.requests.map((r) => r.headers['x-trace-id'])).toEqual([traceId]);
-    await card.getByRole('button', { name: 'Copy trace id' }).click();
-    await eventually(() => card.getByRole('status').innerText()).toBe('Copied.');
+    await page.getByRole('button', { name: 'Copy trace id' }).click();
+    await eventually(() => facts().getByRole('status').innerText()).toBe('Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(traceId);
     await expectAccessible(page);
-    await saveScreenshot(page, 'try-failure');
-    await expectReadableOnPhone(page, 'try-failure-360px');
+    await saveEverySize(page, 'try-failure');
   });
 
   test('cancels a request that takes too long, and the provider call is aborted too', async () => {
@@ -206,7 +357,8 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await send('nowhere:model', 'Text', 'Say hi');
     const card = page.getByRole('alert');
     await card.waitFor();
-    expect(await card.innerText()).toMatch(/Provider\s+system/);
+    expect(await card.getByRole('heading').innerText()).toMatch(/^NOT_FOUND HTTP 404$/);
+    expect(await facts().innerText()).toMatch(/Provider\s+system/);
     expect(replay.requests).toEqual([]);
   });
 });

@@ -16,8 +16,8 @@ import {
 import { HighlightedText } from './highlighted-text.js';
 
 type Outcome =
-  | { kind: 'document'; text: string; check: DocumentCheck }
-  | { kind: 'lines'; check: LinesCheck };
+  | { kind: 'document'; text: string; check: DocumentCheck; against: string }
+  | { kind: 'lines'; check: LinesCheck; against: string };
 
 /** Most findings of one document listed and marked; the heading counts all of them. */
 const MAX_FINDINGS_SHOWN = 200;
@@ -40,13 +40,19 @@ export function CheckView() {
 
   const settings: CheckSettings = { contract, revision, toolDefinition };
   const run = (source: { text: string; bytes: Uint8Array | null; jsonl: boolean }) => {
+    const against = CHECK_CONTRACTS[contract];
     if (source.jsonl)
-      setOutcome({ kind: 'lines', check: checkLines(source.text, settings, source.bytes ?? undefined) });
+      setOutcome({
+        kind: 'lines',
+        check: checkLines(source.text, settings, source.bytes ?? undefined),
+        against,
+      });
     else
       setOutcome({
         kind: 'document',
         text: source.text,
         check: checkDocument(source.bytes ?? source.text, source.text, settings),
+        against,
       });
   };
 
@@ -67,6 +73,8 @@ export function CheckView() {
       <h2 id="check-title">Check a document</h2>
       <p class="hint">Runs verdict's own validators in this page; nothing is sent anywhere.</p>
       <form
+        class="panel grid"
+        aria-label="Document to check"
         onSubmit={(event) => {
           event.preventDefault();
           run({ text, bytes, jsonl });
@@ -133,17 +141,38 @@ export function CheckView() {
           Check
         </button>
       </form>
-      {outcome?.kind === 'document' && <DocumentOutcome text={outcome.text} check={outcome.check} />}
-      {outcome?.kind === 'lines' && <LinesOutcome check={outcome.check} />}
+      {outcome?.kind === 'document' && (
+        <DocumentOutcome text={outcome.text} check={outcome.check} against={outcome.against} />
+      )}
+      {outcome?.kind === 'lines' && <LinesOutcome check={outcome.check} against={outcome.against} />}
     </section>
   );
 }
 
-function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }) {
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The summary line of a checked document: the verdict first, then the finding behind it. */
+export function documentHeadline(check: DocumentCheck, against: string): string {
+  if (check.read === 'tool-definition-failed') return 'FAIL: the tool definition is not readable JSON';
+  if (check.read === 'failed') {
+    const where =
+      check.error.line === undefined ? '' : ` at line ${check.error.line}, column ${check.error.column}`;
+    return `FAIL: Not readable JSON (${check.error.reason})${where}`;
+  }
+  const warned = check.warnings.length > 0 ? `, ${plural(check.warnings.length, 'warning')}` : '';
+  if (check.valid) return `PASS: conforms to the ${against}${warned}`;
+  const first = check.violations[0];
+  return (
+    `FAIL: ${plural(check.violations.length, 'violation')} of the ${against}${warned}` +
+    (first === undefined ? '' : `; first ${first.code} at ${showPointer(first.path)}`)
+  );
+}
+
+function DocumentOutcome({ text, check, against }: { text: string; check: DocumentCheck; against: string }) {
   if (check.read === 'tool-definition-failed') {
     return (
       <div class="card failure" role="alert">
-        <h3>The tool definition is not readable JSON</h3>
+        <h3>{documentHeadline(check, against)}</h3>
         <p>
           {check.error.reason}
           {check.error.line !== undefined && ` at line ${check.error.line}, column ${check.error.column}`}:{' '}
@@ -157,7 +186,7 @@ function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }
     return (
       <div class="outcome">
         <div class="card failure" role="alert">
-          <h3>Not readable JSON ({error.reason})</h3>
+          <h3>{documentHeadline(check, against)}</h3>
           <p>
             {error.line !== undefined && (
               <strong>
@@ -181,13 +210,7 @@ function DocumentOutcome({ text, check }: { text: string; check: DocumentCheck }
   return (
     <div class="outcome">
       <div class={check.valid ? 'card success' : 'card failure'} role="status">
-        <h3>
-          {check.valid
-            ? 'Conforms'
-            : `${check.violations.length} violation${check.violations.length === 1 ? '' : 's'}`}
-          {check.warnings.length > 0 &&
-            `, ${check.warnings.length} warning${check.warnings.length === 1 ? '' : 's'}`}
-        </h3>
+        <h3>{documentHeadline(check, against)}</h3>
       </div>
       {all.length > 0 && (
         <ol class="findings" aria-label="Findings">
@@ -248,15 +271,15 @@ function FindingItem({ finding, number, warning }: { finding: Finding; number: n
   );
 }
 
-function LinesOutcome({ check }: { check: LinesCheck }) {
+function LinesOutcome({ check, against }: { check: LinesCheck; against: string }) {
   const failing = check.documents - check.conformant;
   return (
     <div class="outcome">
       <div class={failing === 0 && check.documents > 0 ? 'card success' : 'card failure'} role="status">
         <h3>
           {check.documents === 0
-            ? 'No documents: every line is blank.'
-            : `${check.conformant} of ${check.documents} lines conform; ${failing} fail${failing === 1 ? 's' : ''}` +
+            ? 'FAIL: no documents, every line is blank.'
+            : `${failing === 0 ? 'PASS' : 'FAIL'}: ${check.conformant} of ${check.documents} lines conform to the ${against}; ${failing} fail${failing === 1 ? 's' : ''}` +
               (check.unreadable > 0 ? ` (${check.unreadable} unreadable)` : '')}
         </h3>
       </div>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Receipt, ReceiptCase } from '../../evidence/create-receipt.js';
 import { outputSchemaModeOf } from '../../evidence/output-schema-mode-of.js';
+import { Digest } from '../ui/digest.js';
 import { bytesOf, FileDrop } from '../ui/file-drop.js';
 import { sha256Web } from '../ui/format.js';
 import {
@@ -12,6 +13,7 @@ import {
   readReceipt,
   recheckReceipt,
 } from './read-receipt.js';
+import { receiptVerdict } from './receipt-verdict.js';
 
 /** The Receipt view: a Conformance Receipt v1 shown as PASS or FAIL, its evidence digests checked in the page. */
 export function ReceiptView() {
@@ -80,11 +82,18 @@ function ReceiptDetails({
   const { details } = receipt;
   const { matches, unmatched } = matchEvidence(evidenceEntries(receipt), files);
   const recheck = recheckReceipt(read, matches);
+  const verdict = receiptVerdict(receipt, read.problems, matches, recheck);
   return (
     <div class="outcome">
-      <div class={receipt.success ? 'card success verdict' : 'card failure verdict'} role="status">
-        <p class="big">{receipt.success ? 'PASS' : 'FAIL'}</p>
-        <p>{receipt.message}</p>
+      <div
+        class={verdict.word === 'PASS' ? 'card success verdict' : 'card failure verdict'}
+        role="status"
+        aria-labelledby="receipt-verdict"
+      >
+        <p class="big" id="receipt-verdict">
+          {verdict.word}
+        </p>
+        <p class="reason">{verdict.reason}</p>
         {receipt.error_code !== undefined && (
           <p>
             error_code <code>{receipt.error_code}</code>
@@ -116,7 +125,8 @@ function ReceiptDetails({
             'none'
           ) : (
             <>
-              {details.tool_definition.file} <Digest value={details.tool_definition.sha256} />
+              {details.tool_definition.file}{' '}
+              <Digest value={details.tool_definition.sha256} of={details.tool_definition.file} />
             </>
           )}
         </dd>
@@ -128,14 +138,6 @@ function ReceiptDetails({
       ))}
       <Evidence matches={matches} unmatched={unmatched} recheck={recheck} receipt={receipt} />
     </div>
-  );
-}
-
-function Digest({ value }: { value: string | null }) {
-  return value === null ? (
-    <span>(no digest: the file was not read)</span>
-  ) : (
-    <code class="digest">{value}</code>
   );
 }
 
@@ -168,7 +170,7 @@ function CaseDetails({ item }: { item: ReceiptCase }) {
         <dd>{item.file}</dd>
         <dt>SHA-256</dt>
         <dd>
-          <Digest value={item.sha256} />
+          <Digest value={item.sha256} of={item.file} />
         </dd>
         <dt>Must say</dt>
         <dd>success: {String(item.expected_success)}</dd>
@@ -219,42 +221,40 @@ function Evidence({
             : `Every evidence file added matches the receipt (${given} of ${matches.length}).`}
         </p>
       )}
-      <div>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Evidence</th>
-              <th scope="col">File in the receipt</th>
-              <th scope="col">File added</th>
-              <th scope="col">Result</th>
+      <table class="evidence">
+        <thead>
+          <tr>
+            <th scope="col">Evidence</th>
+            <th scope="col">In the receipt</th>
+            <th scope="col">File added</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {matches.map((m) => (
+            <tr key={m.entry.role} class={m.status}>
+              <th scope="row">{m.entry.role}</th>
+              <td data-label="In the receipt">
+                <span class="file">{m.entry.file}</span>
+                <Digest value={m.entry.sha256} of={`${m.entry.file} in the receipt`} />
+              </td>
+              <td data-label="File added">
+                {m.dropped === undefined ? (
+                  '—'
+                ) : (
+                  <>
+                    <span class="file">{m.dropped.name}</span>
+                    <Digest value={m.dropped.sha256} of={`${m.dropped.name} as added`} />
+                  </>
+                )}
+              </td>
+              <td data-label="Result" class="result">
+                {STATUS_TEXT[m.status]}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {matches.map((m) => (
-              <tr key={m.entry.role} class={m.status}>
-                <th scope="row">{m.entry.role}</th>
-                <td>
-                  {m.entry.file}
-                  <br />
-                  <Digest value={m.entry.sha256} />
-                </td>
-                <td>
-                  {m.dropped === undefined ? (
-                    '—'
-                  ) : (
-                    <>
-                      {m.dropped.name}
-                      <br />
-                      <code class="digest">{m.dropped.sha256}</code>
-                    </>
-                  )}
-                </td>
-                <td>{STATUS_TEXT[m.status]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
       {unmatched.length > 0 && (
         <p class="hint">
           Not named by the receipt and matching no digest: {unmatched.map((f) => f.name).join(', ')}.

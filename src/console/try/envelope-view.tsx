@@ -1,7 +1,9 @@
+import { useState } from 'preact/hooks';
 import { isJsonObject } from '../../contract/findings.js';
 import { canonicalMediaType, mediaTypeFromName } from '../../unified/classify-media.js';
 import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
 import { CopyButton } from '../ui/copy-button.js';
+import { JsonTree } from '../ui/json-tree.js';
 import type { GatewayAnswer } from './gateway-client.js';
 
 type Item = Record<string, unknown>;
@@ -32,16 +34,44 @@ function mediaTypeOf(item: Item): string | undefined {
   return text(item.media_type) ?? (name === undefined ? undefined : mediaTypeFromName(name));
 }
 
+/** Longest string the Envelope tab shows whole; longer ones (base64 media) are shortened there, never copied so. */
+const SHOWN_STRING = 240;
+
+/** The envelope as formatted JSON for reading, long strings shortened with their length. */
+function formatForReading(body: unknown): string {
+  return JSON.stringify(
+    body,
+    (_key, value: unknown) =>
+      typeof value === 'string' && value.length > SHOWN_STRING
+        ? `${value.slice(0, 80)}… (${value.length} characters; Copy envelope copies them all)`
+        : value,
+    2,
+  );
+}
+
+/** Props of {@link EnvelopeView}. */
+export interface EnvelopeViewProps {
+  /** What came back from the gateway. */
+  answer: GatewayAnswer;
+  /** The text streamed so far (shown when the final envelope has no content). */
+  streamed: string;
+  /** A prefix for the ids inside, unique on the page (several envelopes side by side in Compare). */
+  id: string;
+  /** The accessible name of the answer region. */
+  label?: string;
+}
+
 /**
- * One envelope rendered by its shape alone, whichever provider answered: the content, images, audio and video
- * players, download links, usage and latency; or a failure card with the code, HTTP status, message and trace
- * id. An answer that is not a valid envelope is said to be so, and shown as far as its shape allows.
+ * One envelope rendered by its shape alone, whichever provider answered: an "Answer" tab with the content,
+ * images, players, tool calls and structured object, usage, latency, attempts and trace id, or a failure whose
+ * headline is its code and HTTP status; and an "Envelope" tab with the raw envelope to read and copy. An answer
+ * that is not a valid envelope is said to be so, and shown as far as its shape allows.
  */
-export function EnvelopeView({ answer, streamed }: { answer: GatewayAnswer; streamed: string }) {
+export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: EnvelopeViewProps) {
+  const [tab, setTab] = useState<'answer' | 'envelope'>('answer');
   const body = asObject(answer.body);
   const metadata = asObject(body.metadata);
   const traceId = text(metadata.trace_id) ?? answer.traceId ?? undefined;
-  const check = answer.body === undefined ? null : validateUnifiedOutput(answer.body);
 
   if (answer.body === undefined) {
     return (
@@ -54,7 +84,8 @@ export function EnvelopeView({ answer, streamed }: { answer: GatewayAnswer; stre
       </div>
     );
   }
-  const invalid = check !== null && !check.valid && (
+  const check = validateUnifiedOutput(answer.body);
+  const invalid = !check.valid && (
     <details class="card warn">
       <summary>The answer is not a valid unified envelope ({check.violations.length} violations)</summary>
       <ul>
@@ -66,91 +97,174 @@ export function EnvelopeView({ answer, streamed }: { answer: GatewayAnswer; stre
       </ul>
     </details>
   );
-
-  if (body.success !== true) {
-    const error = asObject(body.error);
-    const details = asObject(error.details);
-    return (
-      <div class="outcome">
-        {invalid}
-        <div class="card failure" role="alert" aria-labelledby="failure-title">
-          <h3 id="failure-title">Failed: {text(error.code) ?? 'no error code'}</h3>
-          <dl class="facts">
-            <dt>Code</dt>
-            <dd>
-              <code>{text(error.code) ?? '—'}</code>
-            </dd>
-            <dt>HTTP status</dt>
-            <dd>{answer.status}</dd>
-            <dt>Message</dt>
-            <dd>{text(error.message) ?? '—'}</dd>
-            <dt>Provider</dt>
-            <dd>{text(body.provider) ?? '—'}</dd>
-            <TraceRow traceId={traceId} />
-          </dl>
-          {Object.keys(details).length > 0 && (
-            <details>
-              <summary>Details</summary>
-              <pre class="json">{JSON.stringify(details, null, 2)}</pre>
-            </details>
-          )}
-        </div>
-      </div>
-    );
-  }
-
-  const usage = asObject(body.usage);
-  const images = asItems(body.images);
-  const files = asItems(body.files);
-  const videos = asItems(body.videos);
+  const tabs = (
+    // The tabs pattern of WAI-ARIA: the chosen tab is in the Tab order, the arrow keys move to the other one.
+    <div
+      class="tabs"
+      role="tablist"
+      aria-label={`${label}: view`}
+      onKeyDown={(event) => {
+        if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+        event.preventDefault();
+        const next = tab === 'answer' ? 'envelope' : 'answer';
+        setTab(next);
+        document.getElementById(`${id}-tab-${next}`)?.focus();
+      }}
+    >
+      {(['answer', 'envelope'] as const).map((name) => (
+        <button
+          key={name}
+          type="button"
+          role="tab"
+          id={`${id}-tab-${name}`}
+          aria-selected={tab === name}
+          aria-controls={`${id}-panel`}
+          tabIndex={tab === name ? 0 : -1}
+          onClick={() => setTab(name)}
+        >
+          {name === 'answer' ? (body.success === true ? 'Answer' : 'Failure') : 'Envelope'}
+        </button>
+      ))}
+    </div>
+  );
+  const raw = JSON.stringify(answer.body, null, 2);
   return (
     <div class="outcome">
       {invalid}
-      <section class="card answer" aria-label="Answer">
-        <p class="content">{text(body.content) ?? streamed}</p>
-        {images.map((item, index) => {
-          const src = mediaSource(item);
-          return src === undefined ? null : (
-            <figure key={src}>
-              <img
-                src={src}
-                alt={text(item.revised_prompt) ?? `Generated image ${index + 1} of ${images.length}`}
-              />
-              {text(item.revised_prompt) !== undefined && (
-                <figcaption>{text(item.revised_prompt)}</figcaption>
-              )}
-            </figure>
-          );
-        })}
-        {videos.map((item, index) => {
-          const src = mediaSource(item);
-          return src === undefined ? null : (
-            // biome-ignore lint/a11y/useMediaCaption: generated videos come with no caption track
-            <video key={src} controls src={src} aria-label={`Generated video ${index + 1}`} />
-          );
-        })}
-        {files.map((item, index) => (
-          <FileItem key={mediaSource(item) ?? index} item={item} index={index} />
-        ))}
-      </section>
-      <dl class="facts">
-        <dt>Provider</dt>
-        <dd>{text(body.provider) ?? '—'}</dd>
-        <dt>Model</dt>
-        <dd>{text(metadata.model) ?? '—'}</dd>
-        <dt>Usage</dt>
-        <dd>
-          {String(usage.input_tokens ?? 0)} input tokens, {String(usage.output_tokens ?? 0)} output tokens
-          {metadata.usage_reported === false && ' (not reported by the provider)'}
-        </dd>
-        <dt>Latency</dt>
-        <dd>
-          {typeof metadata.latency_ms === 'number' ? `${metadata.latency_ms} ms at the gateway, ` : ''}
-          {answer.elapsedMs} ms in this page
-        </dd>
-        <TraceRow traceId={traceId} />
-      </dl>
+      {tabs}
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${tab}`}>
+        {tab === 'envelope' ? (
+          <div class="envelope">
+            <CopyButton value={raw} label="Copy envelope" />
+            <pre class="json">{formatForReading(answer.body)}</pre>
+          </div>
+        ) : body.success === true ? (
+          <Success body={body} metadata={metadata} answer={answer} streamed={streamed} label={label} />
+        ) : (
+          <Failure body={body} metadata={metadata} answer={answer} id={id} />
+        )}
+        {tab === 'answer' && <Facts body={body} metadata={metadata} answer={answer} traceId={traceId} />}
+      </div>
     </div>
+  );
+}
+
+type Parts = { body: Item; metadata: Item; answer: GatewayAnswer };
+
+function Failure({ body, answer, id }: Parts & { id: string }) {
+  const error = asObject(body.error);
+  const details = asObject(error.details);
+  return (
+    <div class="card failure" role="alert" aria-labelledby={`${id}-failure`}>
+      <h3 id={`${id}-failure`}>
+        <code>{text(error.code) ?? 'no error code'}</code>
+        {answer.status > 0 && <span class="status"> HTTP {answer.status}</span>}
+      </h3>
+      <p class="message">{text(error.message) ?? 'The envelope gives no message.'}</p>
+      {Object.keys(details).length > 0 && (
+        <details>
+          <summary>Details</summary>
+          <pre class="json">{JSON.stringify(details, null, 2)}</pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function Success({ body, metadata, streamed, label }: Parts & { streamed: string; label: string }) {
+  const images = asItems(body.images);
+  const files = asItems(body.files);
+  const videos = asItems(body.videos);
+  const calls = asItems(metadata.tool_calls);
+  return (
+    <section class="card answer" aria-label={label}>
+      <p class="content">{text(body.content) ?? streamed}</p>
+      {images.map((item, index) => {
+        const src = mediaSource(item);
+        return src === undefined ? null : (
+          <figure key={src}>
+            <img
+              src={src}
+              alt={text(item.revised_prompt) ?? `Generated image ${index + 1} of ${images.length}`}
+            />
+            {text(item.revised_prompt) !== undefined && <figcaption>{text(item.revised_prompt)}</figcaption>}
+          </figure>
+        );
+      })}
+      {videos.map((item, index) => {
+        const src = mediaSource(item);
+        return src === undefined ? null : (
+          // biome-ignore lint/a11y/useMediaCaption: generated videos come with no caption track
+          <video key={src} controls src={src} aria-label={`Generated video ${index + 1}`} />
+        );
+      })}
+      {files.map((item, index) => (
+        <FileItem key={mediaSource(item) ?? index} item={item} index={index} />
+      ))}
+      {calls.length > 0 && (
+        <div class="calls">
+          <h4>Tool calls</h4>
+          <ol aria-label="Tool calls">
+            {calls.map((call, index) => (
+              <li key={text(call.id) ?? index}>
+                <code class="name">{text(call.name) ?? '(no name)'}</code>
+                {text(call.id) !== undefined && <span class="hint"> {text(call.id)}</span>}
+                <JsonTree value={call.arguments ?? {}} />
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+      {metadata.object !== undefined && (
+        <div class="object">
+          <h4>Structured object</h4>
+          <JsonTree value={metadata.object} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Facts({ body, metadata, answer, traceId }: Parts & { traceId: string | undefined }) {
+  const usage = asObject(body.usage);
+  return (
+    <dl class="facts">
+      <dt>Provider</dt>
+      <dd>{text(body.provider) ?? '—'}</dd>
+      {text(metadata.model) !== undefined && (
+        <>
+          <dt>Model</dt>
+          <dd>{text(metadata.model)}</dd>
+        </>
+      )}
+      {text(metadata.finish_reason) !== undefined && (
+        <>
+          <dt>Finish reason</dt>
+          <dd>{text(metadata.finish_reason)}</dd>
+        </>
+      )}
+      {body.success === true && (
+        <>
+          <dt>Usage</dt>
+          <dd>
+            {String(usage.input_tokens ?? 0)} input tokens, {String(usage.output_tokens ?? 0)} output tokens
+            {metadata.usage_reported === false && ' (not reported by the provider)'}
+          </dd>
+        </>
+      )}
+      <dt>Latency</dt>
+      <dd>
+        {typeof metadata.latency_ms === 'number' ? `${metadata.latency_ms} ms at the gateway, ` : ''}
+        {answer.elapsedMs} ms in this page
+      </dd>
+      {typeof metadata.attempts === 'number' && (
+        <>
+          <dt>Attempts</dt>
+          <dd>{metadata.attempts}</dd>
+        </>
+      )}
+      <TraceRow traceId={traceId} />
+    </dl>
   );
 }
 

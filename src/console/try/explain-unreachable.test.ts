@@ -52,9 +52,9 @@ describe('readCatalog', () => {
         ],
       },
     });
-    expect(catalog.providers).toEqual([
-      { id: 'demo', modalities: ['text'], demo: true },
-      { id: 'openai', modalities: ['text'] },
+    expect(catalog.providers.map(({ id, label }) => ({ id, label }))).toEqual([
+      { id: 'demo', label: 'offline demo, recorded answers' },
+      { id: 'openai', label: undefined },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { takeEvents } from './gateway-client.js';
-import { readCatalog, routeSuggestions } from './read-catalog.js';
+import { readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
 
 describe('takeEvents', () => {
   test('splits complete events from the unfinished rest, whatever the line endings', () => {
@@ -20,20 +20,56 @@ describe('takeEvents', () => {
 });
 
 describe('readCatalog', () => {
-  test('reads providers and aliases from a GET /v1/models envelope and suggests routes per modality', () => {
-    const catalog = readCatalog({
-      success: true,
-      metadata: {
-        providers: [
-          { id: 'openai', type: 'openai', modalities: ['text', 'images'] },
-          { id: 'anthropic', type: 'anthropic', modalities: ['text'] },
-          { type: 'broken' },
+  const catalog = readCatalog({
+    success: true,
+    metadata: {
+      providers: [
+        { id: 'openai', type: 'openai', modalities: ['text', 'images'] },
+        { id: 'anthropic', type: 'anthropic', modalities: ['text'] },
+        { id: 'openrouter', type: 'openai-compatible', modalities: ['text', 'images'] },
+        { id: 'local', type: 'openai-compatible', modalities: ['text'], models: ['llama-3', 'qwen'] },
+        { id: 'demo', type: 'demo', modalities: ['text'], demo: true },
+        { type: 'broken' },
+      ],
+      aliases: { smart: ['anthropic:claude-x', 'openai:gpt-4o'], draw: ['openai:gpt-image-1'] },
+    },
+  });
+
+  test('groups the routes of a modality: aliases first, then each provider with its models', () => {
+    expect(routeGroups(catalog, 'text')).toEqual([
+      {
+        label: 'Aliases',
+        routes: [
+          { route: 'smart', label: 'smart → anthropic:claude-x, openai:gpt-4o' },
+          { route: 'draw', label: 'draw → openai:gpt-image-1' },
         ],
-        aliases: { smart: ['anthropic:claude-x', 'openai:gpt-4o'] },
       },
-    });
-    expect(routeSuggestions(catalog, 'text')).toEqual(['smart', 'openai:', 'anthropic:']);
-    expect(routeSuggestions(catalog, 'images')).toEqual(['smart', 'openai:']);
+      { label: 'openai', routes: [{ route: 'openai:gpt-4o-mini', label: 'openai:gpt-4o-mini' }] },
+      {
+        label: 'anthropic',
+        routes: [{ route: 'anthropic:claude-sonnet-4-5', label: 'anthropic:claude-sonnet-4-5' }],
+      },
+      {
+        label: 'local',
+        routes: [
+          { route: 'local:llama-3', label: 'local:llama-3' },
+          { route: 'local:qwen', label: 'local:qwen' },
+        ],
+      },
+      {
+        label: 'demo: offline demo, recorded answers',
+        routes: [{ route: 'demo:chat', label: 'demo:chat' }],
+      },
+    ]);
+    expect(unlistedProviders(catalog, 'text')).toEqual(['openrouter']);
+  });
+
+  test('keeps to the providers serving the modality, aliases included', () => {
+    expect(routeGroups(catalog, 'images').map((g) => g.routes.map((r) => r.route))).toEqual([
+      ['smart', 'draw'],
+      ['openai:gpt-image-1'],
+    ]);
+    expect(routeGroups(catalog, 'videos')).toEqual([]);
     expect(readCatalog({ success: false })).toEqual({ providers: [], aliases: [] });
   });
 });

@@ -9,9 +9,12 @@ import {
   type Modality,
   sendRequest,
 } from './gateway-client.js';
-import { type Catalog, readCatalog, routeSuggestions } from './read-catalog.js';
+import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
+import { type Catalog, readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
+import { RoutePicker } from './route-picker.js';
 
-const MODALITY_LABELS: Record<Modality, string> = {
+/** The modalities as the segmented control names them. */
+export const MODALITY_LABELS: Record<Modality, string> = {
   text: 'Text',
   images: 'Image',
   speech: 'Speech',
@@ -27,46 +30,71 @@ const PROMPT_LABELS: Record<Modality, string> = {
   videos: 'Video prompt',
 };
 
-/** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
-export function TryView() {
-  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const [catalog, setCatalog] = useState<Catalog>({ providers: [], aliases: [] });
-  const [routesNote, setRoutesNote] = useState('Loading the routes…');
-  const [model, setModel] = useState('');
-  const [modality, setModality] = useState<Modality>('text');
-  const [prompt, setPrompt] = useState('');
-  const [audio, setAudio] = useState<File | undefined>(undefined);
-  const [stream, setStream] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [streamed, setStreamed] = useState('');
-  const [answer, setAnswer] = useState<GatewayAnswer | null>(null);
-  const abort = useRef<AbortController | null>(null);
+/** The Connection panel: where the gateway is and its key, folded away until needed. */
+export function ConnectionPanel({
+  connection,
+  onChange,
+  onReload,
+}: {
+  connection: GatewayConnection;
+  onChange: (connection: GatewayConnection) => void;
+  onReload: () => void;
+}) {
+  return (
+    <details class="connection panel">
+      <summary>Connection</summary>
+      <form
+        class="grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onReload();
+        }}
+      >
+        <label>
+          Gateway URL (empty: this page's server)
+          <input
+            type="url"
+            value={connection.baseUrl}
+            placeholder="http://127.0.0.1:8787"
+            onInput={(e) => onChange({ ...connection, baseUrl: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Gateway key (optional)
+          <input
+            type="password"
+            autocomplete="off"
+            value={connection.key}
+            onInput={(e) => onChange({ ...connection, key: e.currentTarget.value })}
+          />
+        </label>
+        <button type="submit">Reload routes</button>
+      </form>
+    </details>
+  );
+}
 
-  const loadRoutes = async (target: GatewayConnection) => {
-    setRoutesNote('Loading the routes…');
+/** Loads the catalog of `GET /v1/models` and says, for people, what it holds or why there is none. */
+export function useCatalog(connection: GatewayConnection) {
+  const [catalog, setCatalog] = useState<Catalog>({ providers: [], aliases: [] });
+  const [note, setNote] = useState('Loading the routes…');
+  const load = async (target: GatewayConnection) => {
+    setNote('Loading the routes…');
     const listed = await fetchModels(target);
     const found = readCatalog(listed.body);
     setCatalog(found);
     if (found.providers.length > 0 || found.aliases.length > 0) {
-      const first = found.aliases[0];
-      if (first !== undefined) setModel((current) => (current === '' ? first : current));
-      setRoutesNote(
-        [
-          found.providers.length > 0 &&
-            `Providers: ${found.providers.map((p) => `${p.id}${p.demo ? ' (offline demo, recorded answers)' : ''} (${p.modalities.join(', ')})`).join('; ')}.`,
-          found.aliases.length > 0 && `Aliases: ${found.aliases.join(', ')}.`,
-          'Type provider:model or an alias.',
-        ]
-          .filter(Boolean)
-          .join(' '),
+      const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+      setNote(
+        `Routes from GET /v1/models: ${count(found.providers.length, 'provider', 'providers')}, ${count(found.aliases.length, 'alias', 'aliases')}.`,
       );
     } else if (listed.status === 0 || listed.body === undefined) {
-      setRoutesNote(
+      setNote(
         `${listed.problem ?? `No gateway answers here (HTTP ${listed.status}).`} Check and Receipt work without one.`,
       );
     } else {
       const error = (listed.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-      setRoutesNote(
+      setNote(
         error === undefined
           ? `GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`
           : `GET /v1/models failed (HTTP ${listed.status}, ${String(error.code)}): ${String(error.message)}` +
@@ -74,139 +102,265 @@ export function TryView() {
       );
     }
   };
+  // The routes are loaded once; Reload routes loads them again.
   useEffect(() => {
-    void loadRoutes(connection);
+    void load(connection);
   }, []);
+  return { catalog, note, load };
+}
 
-  const send = async () => {
+/** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
+export function TryView() {
+  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
+  const { catalog, note, load } = useCatalog(connection);
+  const [model, setModel] = useState('');
+  const [typed, setTyped] = useState(false);
+  const [modality, setModality] = useState<Modality>('text');
+  const [prompt, setPrompt] = useState('');
+  const [audio, setAudio] = useState<File | undefined>(undefined);
+  const [stream, setStream] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [streamed, setStreamed] = useState('');
+  const [answer, setAnswer] = useState<GatewayAnswer | null>(null);
+  const [history, setHistory] = useState<HistoryEntry[]>(loadHistory);
+  const abort = useRef<AbortController | null>(null);
+  const answerBox = useRef<HTMLDivElement>(null);
+  const groups = routeGroups(catalog, modality);
+  const unlisted = unlistedProviders(catalog, modality);
+
+  // A route picked from the list follows the modality: the first route serving it is the default.
+  useEffect(() => {
+    if (typed) return;
+    const offered = groups.flatMap((g) => g.routes.map((r) => r.route));
+    if (!offered.includes(model)) setModel(offered[0] ?? '');
+  }, [catalog, modality]);
+
+  const send = async (request = { model, modality, prompt, stream }) => {
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
     setBusy(true);
     setStreamed('');
     setAnswer(null);
+    // Stacked on a narrow screen, the answer is below the form: bring it into view.
+    if (matchMedia('(max-width: 60rem)').matches)
+      requestAnimationFrame(() => answerBox.current?.scrollIntoView({ block: 'start' }));
     let text = '';
     const result = await sendRequest(
       connection,
-      { model, modality, prompt, stream, ...(audio === undefined ? {} : { audio }) },
+      { ...request, ...(audio === undefined ? {} : { audio }) },
       (delta) => {
         text += delta;
         setStreamed(text);
       },
       controller.signal,
     );
-    if (abort.current === controller) {
-      setAnswer(result);
-      setBusy(false);
-    }
+    if (abort.current !== controller) return;
+    setAnswer(result);
+    setBusy(false);
+    const body = result.body as { success?: unknown; error?: { code?: unknown } } | undefined;
+    const outcome =
+      body === undefined
+        ? 'no envelope'
+        : body.success === true
+          ? 'ok'
+          : String(body.error?.code ?? 'failed');
+    setHistory((old) => {
+      const next = addToHistory(old, { at: new Date().toISOString(), ...request, outcome });
+      saveHistory(next);
+      return next;
+    });
+  };
+
+  const open = (entry: HistoryEntry) => {
+    const listed = routeGroups(catalog, entry.modality).some((g) =>
+      g.routes.some((r) => r.route === entry.model),
+    );
+    setModality(entry.modality);
+    setModel(entry.model);
+    setTyped(!listed);
+    setPrompt(entry.prompt);
+    setStream(entry.stream);
   };
 
   return (
-    <section aria-labelledby="try-title">
+    <section aria-labelledby="try-title" class="try">
       <h2 id="try-title">Try the gateway</h2>
-      <details class="connection">
-        <summary>Connection</summary>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void loadRoutes(connection);
-          }}
-        >
-          <label>
-            Gateway URL (empty: this page's server)
-            <input
-              type="url"
-              value={connection.baseUrl}
-              placeholder="http://127.0.0.1:8787"
-              onInput={(e) => setConnection({ ...connection, baseUrl: e.currentTarget.value })}
+      <div class="split">
+        <div class="request">
+          <form
+            class="panel grid"
+            aria-label="Request"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void send();
+            }}
+          >
+            <RadioGroup
+              legend="Modality"
+              name="modality"
+              choices={MODALITY_LABELS}
+              value={modality}
+              onChange={setModality}
+              variant="segmented"
             />
-          </label>
-          <label>
-            Gateway key (optional)
-            <input
-              type="password"
-              autocomplete="off"
-              value={connection.key}
-              onInput={(e) => setConnection({ ...connection, key: e.currentTarget.value })}
+            <RoutePicker
+              label="Route"
+              groups={groups}
+              value={model}
+              typed={typed}
+              onPick={(route) => {
+                setTyped(false);
+                setModel(route);
+              }}
+              onType={(route) => {
+                setTyped(true);
+                setModel(route);
+              }}
             />
-          </label>
-          <button type="submit">Reload routes</button>
-        </form>
-      </details>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
-      >
-        <label>
-          Route
-          <input
-            list="routes"
-            value={model}
-            required
-            spellcheck={false}
-            placeholder="provider:model"
-            onInput={(e) => setModel(e.currentTarget.value)}
-          />
-          <datalist id="routes">
-            {routeSuggestions(catalog, modality).map((r) => (
-              <option key={r} value={r} />
-            ))}
-          </datalist>
-        </label>
-        <p class="hint" role="status">
-          {routesNote}
-        </p>
-        <RadioGroup
-          legend="Modality"
-          name="modality"
-          choices={MODALITY_LABELS}
-          value={modality}
-          onChange={setModality}
-        />
-        {modality === 'transcriptions' ? (
-          <label>
-            Audio file
-            <input
-              type="file"
-              accept="audio/*"
-              required
-              onChange={(e) => setAudio(e.currentTarget.files?.[0] ?? undefined)}
-            />
-          </label>
-        ) : (
-          <label>
-            {PROMPT_LABELS[modality]}
-            <textarea rows={4} required value={prompt} onInput={(e) => setPrompt(e.currentTarget.value)} />
-          </label>
-        )}
-        {modality === 'text' && (
-          <label class="choice">
-            <input type="checkbox" checked={stream} onChange={(e) => setStream(e.currentTarget.checked)} />
-            Stream the answer
-          </label>
-        )}
-        <div class="row">
-          <button type="submit" class="primary" disabled={busy}>
-            Send
-          </button>
+            <p class="hint" role="status">
+              {note}
+              {unlisted.length > 0 &&
+                ` For ${unlisted.join(', ')}, choose Another route and type provider:model.`}
+            </p>
+            {modality === 'transcriptions' ? (
+              <label>
+                Audio file
+                <input
+                  type="file"
+                  accept="audio/*"
+                  required
+                  onChange={(e) => setAudio(e.currentTarget.files?.[0] ?? undefined)}
+                />
+              </label>
+            ) : (
+              <label>
+                {PROMPT_LABELS[modality]}
+                <textarea
+                  rows={4}
+                  required
+                  value={prompt}
+                  onInput={(e) => setPrompt(e.currentTarget.value)}
+                />
+              </label>
+            )}
+            <div class="row">
+              <button type="submit" class="primary" disabled={busy}>
+                Send
+              </button>
+              {busy && (
+                <button type="button" onClick={() => abort.current?.abort()}>
+                  Cancel
+                </button>
+              )}
+              {modality === 'text' && (
+                <label class="choice">
+                  <input
+                    type="checkbox"
+                    checked={stream}
+                    onChange={(e) => setStream(e.currentTarget.checked)}
+                  />
+                  Stream the answer
+                </label>
+              )}
+            </div>
+          </form>
+        </div>
+        <div class="response" ref={answerBox} aria-live="polite" aria-busy={busy}>
           {busy && (
-            <button type="button" onClick={() => abort.current?.abort()}>
-              Cancel
-            </button>
+            <section class="card answer" aria-label="Answer so far">
+              <p class="content">{streamed === '' ? 'Waiting for the answer…' : streamed}</p>
+            </section>
+          )}
+          {answer !== null && <EnvelopeView answer={answer} streamed={streamed} id="try" />}
+          <KeyLimits baseUrl={connection.baseUrl} gatewayKey={connection.key} refresh={answer} />
+          {!busy && answer === null && (
+            <p class="placeholder">The answer appears here: its content, usage, latency and trace id.</p>
           )}
         </div>
-      </form>
-      <div aria-live="polite" aria-busy={busy}>
-        {busy && (
-          <section class="card answer" aria-label="Answer so far">
-            <p class="content">{streamed === '' ? 'Waiting for the answer…' : streamed}</p>
-          </section>
-        )}
-        {answer !== null && <EnvelopeView answer={answer} streamed={streamed} />}
-        <KeyLimits baseUrl={connection.baseUrl} gatewayKey={connection.key} refresh={answer} />
+        <div class="aside">
+          <ConnectionPanel
+            connection={connection}
+            onChange={setConnection}
+            onReload={() => void load(connection)}
+          />
+          <History
+            entries={history}
+            onOpen={open}
+            onRerun={(entry) => {
+              open(entry);
+              void send({
+                model: entry.model,
+                modality: entry.modality,
+                prompt: entry.prompt,
+                stream: entry.stream,
+              });
+            }}
+            onClear={() => {
+              saveHistory([]);
+              setHistory([]);
+            }}
+          />
+        </div>
       </div>
     </section>
+  );
+}
+
+function History({
+  entries,
+  onOpen,
+  onRerun,
+  onClear,
+}: {
+  entries: HistoryEntry[];
+  onOpen: (entry: HistoryEntry) => void;
+  onRerun: (entry: HistoryEntry) => void;
+  onClear: () => void;
+}) {
+  return (
+    <details class="panel history">
+      <summary>History ({entries.length})</summary>
+      <p class="hint">The last requests of this browser, kept in its local storage and sent nowhere.</p>
+      {entries.length > 0 && (
+        <>
+          <ol class="history-list" aria-label="History">
+            {entries.map((entry) => {
+              const what = `${MODALITY_LABELS[entry.modality]} · ${entry.model}`;
+              return (
+                <li key={`${entry.at}${entry.model}`}>
+                  <span class="what">
+                    <code>{entry.model}</code> <span class="hint">{MODALITY_LABELS[entry.modality]}</span>{' '}
+                    <span class={entry.outcome === 'ok' ? 'tag ok' : 'tag bad'}>{entry.outcome}</span>
+                  </span>
+                  <span class="prompt">{entry.prompt === '' ? '(audio)' : entry.prompt}</span>
+                  <span class="row">
+                    <button
+                      type="button"
+                      class="quiet"
+                      aria-label={`Open ${what}`}
+                      onClick={() => onOpen(entry)}
+                    >
+                      Open
+                    </button>
+                    <button
+                      type="button"
+                      class="quiet"
+                      aria-label={`Re-run ${what}`}
+                      onClick={() => onRerun(entry)}
+                    >
+                      Re-run
+                    </button>
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+          <button type="button" class="quiet" onClick={onClear}>
+            Clear history
+          </button>
+        </>
+      )}
+    </details>
   );
 }

@@ -15,6 +15,12 @@ export interface FileDropProps {
 /** A labelled file input inside an area that also takes dropped files. */
 export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropProps) {
   const [over, setOver] = useState(false);
+  const [loaded, setLoaded] = useState<string[]>([]);
+  // A dropped file is not the input's: say which were taken, since the input itself says none was chosen.
+  const take = (files: File[], dropped: boolean) => {
+    setLoaded(dropped ? files.map((f) => f.name) : []);
+    onFiles(files);
+  };
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping is a shortcut; the labelled file input inside is the keyboard path
     <div
@@ -28,7 +34,7 @@ export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropP
         event.preventDefault();
         setOver(false);
         const files = [...(event.dataTransfer?.files ?? [])];
-        if (files.length > 0) onFiles(multiple ? files : files.slice(0, 1));
+        if (files.length > 0) take(multiple ? files : files.slice(0, 1), true);
       }}
     >
       <label>
@@ -38,14 +44,16 @@ export function FileDrop({ label, accept, multiple = false, onFiles }: FileDropP
           accept={accept}
           multiple={multiple}
           onChange={(event) => {
-            const input = event.currentTarget;
-            const files = [...(input.files ?? [])];
-            if (files.length > 0) onFiles(files);
-            input.value = '';
+            const files = [...(event.currentTarget.files ?? [])];
+            if (files.length > 0) take(files, false);
           }}
         />
       </label>
-      <span class="hint">or drop {multiple ? 'files' : 'a file'} here</span>
+      <span class="hint">
+        {loaded.length > 0
+          ? `Dropped: ${loaded.join(', ')}`
+          : `or drop ${multiple ? 'files' : 'a file'} here`}
+      </span>
     </div>
   );
 }

@@ -10,12 +10,21 @@ export interface RadioGroupProps<K extends string> {
   value: K;
   /** Called with the value chosen. */
   onChange: (value: K) => void;
+  /** `segmented`: one compact row of buttons, the chosen one filled, instead of a list. */
+  variant?: 'list' | 'segmented';
 }
 
 /** A fieldset of labelled radio buttons, one per choice. */
-export function RadioGroup<K extends string>({ legend, name, choices, value, onChange }: RadioGroupProps<K>) {
+export function RadioGroup<K extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  onChange,
+  variant = 'list',
+}: RadioGroupProps<K>) {
   return (
-    <fieldset>
+    <fieldset class={variant === 'segmented' ? 'segmented' : undefined}>
       <legend>{legend}</legend>
       {(Object.keys(choices) as K[]).map((key) => (
         <label key={key} class="choice">
