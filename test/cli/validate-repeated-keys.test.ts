@@ -45,3 +45,13 @@ describe('verdict validate on a 1 MB document with repeated member names', () =>
     expect(best.many / best.few).toBeLessThan(2.5);
   });
 });
+
+describe('verdict validate --contract unified', () => {
+  test('names the unified output schema it checked against, though a cold start loads no unified module', async () => {
+    const { UNIFIED_OUTPUT_SCHEMA_URL } = await import('../../src/unified/index.js');
+    writeFileSync(join(dir, 'envelope.json'), '{"success":true}');
+    const io = memoryIo({ cwd: dir });
+    expect(await run(['validate', '--contract', 'unified', 'envelope.json', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.stdout.text()).details.contract).toBe(UNIFIED_OUTPUT_SCHEMA_URL);
+  });
+});
