@@ -54,9 +54,11 @@ const exported = Object.values(pkg.exports)
   .map((target) => (typeof target === 'object' ? target.default : target))
   .filter((target) => typeof target === 'string' && target.startsWith('./dist/') && target.endsWith('.js'))
   .map((target) => join(SRC, target.slice('./dist/'.length).replace(/\.js$/, '.ts')));
+// Worker threads the bundle starts by file (`new Worker(new URL(…, import.meta.url))`), kept with their imports.
+const workerSources = [join(SRC, 'cli', 'validate-lines-worker.ts')];
 const reach = await build({
   absWorkingDir: ROOT,
-  entryPoints: [...exported, ...lazySources],
+  entryPoints: [...exported, ...lazySources, ...workerSources],
   bundle: true,
   write: false,
   metafile: true,

@@ -10,6 +10,7 @@ import { inputLabel } from '../producer/read-input.js';
 import { renderHeadline } from '../producer/render.js';
 import type { CommandContext, RenderContext } from '../producer/types.js';
 import { renderReadError, sourceLabel } from './source-places.js';
+import { checkLinesInParallel } from './validate-lines-parallel.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -49,22 +50,44 @@ function isBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** What checking a run of whole lines found: the counts and totals of a `--jsonl` report, lines numbered from 1. */
+export interface LinesReport {
+  lines: number;
+  documents: number;
+  conformant: number;
+  nonconformant: number;
+  unreadable: number;
+  blank_lines: number;
+  violation_totals: Record<string, number>;
+  read_error_totals: Record<string, number>;
+  /** The first {@link MAX_LISTED_FAILURES} failing lines. */
+  failures: LineFailure[];
+}
+
 /**
- * Validates newline-delimited JSON (one result per line) from a file or standard input in constant memory:
- * counts, per-code totals and the first {@link MAX_LISTED_FAILURES} failing lines. Blank lines are skipped.
+ * Checks the lines of a byte stream (one result per line) in constant memory: counts, per-code totals and the
+ * first {@link MAX_LISTED_FAILURES} failing lines; a line longer than `maxLineBytes` is `too_large` and is not
+ * kept. The one place `--jsonl` reads lines, on one core and in each worker alike. Throws what the stream throws.
  */
-export async function validateLines(
-  file: string,
-  ctx: CommandContext,
-  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
-): Promise<ResultContract> {
-  const { io } = ctx;
-  const source = file === '-' ? io.stdin : createReadStream(resolve(io.cwd, file));
-  const totals = { documents: 0, conformant: 0, nonconformant: 0, unreadable: 0, blank_lines: 0 };
-  const violationTotals: Record<string, number> = {};
-  const readErrorTotals: Record<string, number> = {};
-  const failures: LineFailure[] = [];
-  const showProgress = io.stderr.isTTY === true;
+export async function checkLines(
+  source: AsyncIterable<unknown>,
+  maxLineBytes: number,
+  onLines?: (lines: number) => void,
+): Promise<LinesReport> {
+  const report: LinesReport = {
+    lines: 0,
+    documents: 0,
+    conformant: 0,
+    nonconformant: 0,
+    unreadable: 0,
+    blank_lines: 0,
+    violation_totals: {},
+    read_error_totals: {},
+    failures: [],
+  };
+  const { failures } = report;
+  const violationTotals = report.violation_totals;
+  const readErrorTotals = report.read_error_totals;
   let lineNumber = 0;
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -76,8 +99,8 @@ export async function validateLines(
   const finishLine = (line: Uint8Array | undefined) => {
     lineNumber++;
     if (overLimit) {
-      totals.documents++;
-      totals.unreadable++;
+      report.documents++;
+      report.unreadable++;
       readErrorTotals.too_large = (readErrorTotals.too_large ?? 0) + 1;
       record({
         line: lineNumber,
@@ -87,61 +110,130 @@ export async function validateLines(
       return;
     }
     if (line === undefined || isBlank(line)) {
-      totals.blank_lines++;
+      report.blank_lines++;
       return;
     }
-    totals.documents++;
+    report.documents++;
     const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
-    const report = validateResultText(line.subarray(0, end));
-    if (report.readError) {
-      totals.unreadable++;
-      const reason = report.readError.reason;
+    const checked = validateResultText(line.subarray(0, end));
+    if (checked.readError) {
+      report.unreadable++;
+      const reason = checked.readError.reason;
       readErrorTotals[reason] = (readErrorTotals[reason] ?? 0) + 1;
-      record({ line: lineNumber, codes: [reason], read_error: report.readError });
-    } else if (report.valid) {
-      totals.conformant++;
+      record({ line: lineNumber, codes: [reason], read_error: checked.readError });
+    } else if (checked.valid) {
+      report.conformant++;
     } else {
-      totals.nonconformant++;
-      const codes = report.violations.map((v) => v.code);
+      report.nonconformant++;
+      const codes = checked.violations.map((v) => v.code);
       for (const code of codes) violationTotals[code] = (violationTotals[code] ?? 0) + 1;
       record({ line: lineNumber, codes });
     }
-    if (showProgress && lineNumber % 10_000 === 0) io.stderr.write(`\r${lineNumber} lines checked`);
+    if (onLines !== undefined && lineNumber % 10_000 === 0) onLines(lineNumber);
   };
 
-  try {
-    for await (const chunk of source) {
-      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
-      let start = 0;
-      for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, start)) {
-        const piece = bytes.subarray(start, index);
-        if (pendingBytes + piece.length > maxLineBytes) overLimit = true;
-        if (pending.length === 0 || overLimit) {
-          finishLine(overLimit ? undefined : piece);
-        } else {
-          pending.push(piece);
-          finishLine(Buffer.concat(pending, pendingBytes + piece.length));
-        }
+  for await (const chunk of source) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : (chunk as Uint8Array);
+    let start = 0;
+    for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, start)) {
+      const piece = bytes.subarray(start, index);
+      if (pendingBytes + piece.length > maxLineBytes) overLimit = true;
+      if (pending.length === 0 || overLimit) {
+        finishLine(overLimit ? undefined : piece);
+      } else {
+        pending.push(piece);
+        finishLine(Buffer.concat(pending, pendingBytes + piece.length));
+      }
+      pending = [];
+      pendingBytes = 0;
+      overLimit = false;
+      start = index + 1;
+    }
+    const rest = bytes.subarray(start);
+    if (rest.length > 0 && !overLimit) {
+      if (pendingBytes + rest.length > maxLineBytes) {
+        overLimit = true;
         pending = [];
         pendingBytes = 0;
-        overLimit = false;
-        start = index + 1;
-      }
-      const rest = bytes.subarray(start);
-      if (rest.length > 0 && !overLimit) {
-        if (pendingBytes + rest.length > maxLineBytes) {
-          overLimit = true;
-          pending = [];
-          pendingBytes = 0;
-        } else {
-          // Copy: the stream may reuse its chunk buffers.
-          pending.push(Uint8Array.from(rest));
-          pendingBytes += rest.length;
-        }
+      } else {
+        // Copy: the stream may reuse its chunk buffers.
+        pending.push(Uint8Array.from(rest));
+        pendingBytes += rest.length;
       }
     }
-    if (pendingBytes > 0 || overLimit)
-      finishLine(pendingBytes > 0 ? Buffer.concat(pending, pendingBytes) : undefined);
+  }
+  if (pendingBytes > 0 || overLimit)
+    finishLine(pendingBytes > 0 ? Buffer.concat(pending, pendingBytes) : undefined);
+  report.lines = lineNumber;
+  return report;
+}
+
+/**
+ * Joins the reports of consecutive runs of lines into the report of all of them, as one pass over the whole
+ * would have made it: later line numbers shifted, failures listed in order up to the cap, totals summed with
+ * each code where its first occurrence puts it.
+ */
+export function joinLineReports(reports: readonly LinesReport[]): LinesReport {
+  const joined: LinesReport = {
+    lines: 0,
+    documents: 0,
+    conformant: 0,
+    nonconformant: 0,
+    unreadable: 0,
+    blank_lines: 0,
+    violation_totals: {},
+    read_error_totals: {},
+    failures: [],
+  };
+  for (const report of reports) {
+    for (const failure of report.failures) {
+      if (joined.failures.length < MAX_LISTED_FAILURES)
+        joined.failures.push({ ...failure, line: failure.line + joined.lines });
+    }
+    joined.lines += report.lines;
+    joined.documents += report.documents;
+    joined.conformant += report.conformant;
+    joined.nonconformant += report.nonconformant;
+    joined.unreadable += report.unreadable;
+    joined.blank_lines += report.blank_lines;
+    for (const [code, count] of Object.entries(report.violation_totals))
+      joined.violation_totals[code] = (joined.violation_totals[code] ?? 0) + count;
+    for (const [reason, count] of Object.entries(report.read_error_totals))
+      joined.read_error_totals[reason] = (joined.read_error_totals[reason] ?? 0) + count;
+  }
+  return joined;
+}
+
+/**
+ * Validates newline-delimited JSON (one result per line) from a file or standard input in constant memory:
+ * counts, per-code totals and the first {@link MAX_LISTED_FAILURES} failing lines. Blank lines are skipped. A
+ * large regular file is checked on every core (see {@link checkLinesInParallel}), with the same report.
+ */
+export async function validateLines(
+  file: string,
+  ctx: CommandContext,
+  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+): Promise<ResultContract> {
+  const { io } = ctx;
+  const showProgress = io.stderr.isTTY === true;
+  let report: LinesReport;
+  try {
+    const parallel =
+      file === '-' ? undefined : await checkLinesInParallel(resolve(io.cwd, file), maxLineBytes, io.env);
+    if (parallel !== undefined) report = parallel;
+    else {
+      const source = file === '-' ? io.stdin : createReadStream(resolve(io.cwd, file));
+      let shown = false;
+      const onLines = (lines: number) => {
+        shown = true;
+        io.stderr.write(`\r${lines} lines checked`);
+      };
+      try {
+        report = await checkLines(source, maxLineBytes, showProgress ? onLines : undefined);
+      } finally {
+        if (shown) io.stderr.write('\n');
+      }
+    }
   } catch (thrown) {
     const label = inputLabel(file);
     const readError = readErrorFromThrown(thrown, label);
@@ -150,18 +242,17 @@ export async function validateLines(
       error_code: 'invalid_json_input',
       details: { contract: CONTRACT_SCHEMA_URL, mode: 'jsonl', file, read_error: readError },
     });
-  } finally {
-    if (showProgress && lineNumber >= 10_000) io.stderr.write('\n');
   }
 
+  const { lines, violation_totals, read_error_totals, failures, ...totals } = report;
   const details: LineDetails = {
     contract: CONTRACT_SCHEMA_URL,
     mode: 'jsonl',
     file,
-    lines: lineNumber,
+    lines,
     ...totals,
-    violation_totals: violationTotals,
-    read_error_totals: readErrorTotals,
+    violation_totals,
+    read_error_totals,
     failures,
     failures_listed: failures.length,
   };

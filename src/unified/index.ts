@@ -26,8 +26,10 @@ export {
   isProviderId,
   isUnifiedFormat,
   type NormalizeContext,
+  type NormalizeLimitInput,
   type NormalizeResponseInput,
   type NormalizeStreamInput,
+  normalizeLimitExceeded,
   normalizeResponse,
   normalizeStream,
   STREAM_FORMATS,
@@ -36,6 +38,14 @@ export {
 } from './normalize-response.js';
 export { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
 export { type HeaderLines, readHeaderLines } from './read-header-lines.js';
+export {
+  createStreamMeter,
+  STREAM_LIMITS,
+  type StreamLimitExceeded,
+  type StreamLimitName,
+  type StreamLimits,
+  type StreamMeter,
+} from './stream-limits.js';
 export type { HeadersInitLike } from './to-http-response.js';
 export { toHttpResponse } from './to-http-response.js';
 export { createTraceId, parseTraceparent, traceIdFrom } from './trace-id-from.js';

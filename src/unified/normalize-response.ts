@@ -24,6 +24,7 @@ import { openRouterChat } from './providers/openrouter.js';
 import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
 import { replicatePrediction } from './providers/replicate.js';
 import { readBody } from './read-body.js';
+import type { StreamLimitExceeded, StreamMeter } from './stream-limits.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { UnifiedOutput } from './types.js';
 import { PROVIDER_ID_PATTERN } from './validate-unified-output.js';
@@ -296,4 +297,25 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     ...outcome.metadata,
     ...base,
   });
+}
+
+/** Input of {@link normalizeLimitExceeded}: the call's facts and the bound its answer passed. */
+export interface NormalizeLimitInput extends NormalizeContext {
+  /** The bound the answer passed, as a {@link StreamMeter} (or a body size check) reported it. */
+  exceeded: StreamLimitExceeded;
+}
+
+/**
+ * The envelope for an answer that was dropped because it passed a reading bound (see docs/unified.md,
+ * "Bounds"): an `INVALID_PROVIDER_RESPONSE` failure whose `details.limit` names the bound and
+ * `details.limit_value` gives its value. Never throws.
+ */
+export function normalizeLimitExceeded(input: NormalizeLimitInput): UnifiedOutput {
+  const { exceeded } = input;
+  return run(input, (_spec, context) => ({
+    kind: 'failure',
+    code: 'INVALID_PROVIDER_RESPONSE',
+    message: `The ${input.format} answer was not read to its end. ${exceeded.message}`,
+    details: { http_status: context.status, limit: exceeded.limit, limit_value: exceeded.value },
+  }));
 }

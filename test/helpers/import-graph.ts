@@ -4,9 +4,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 // Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')` specifiers.
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
 
+// A module started by URL, as worker threads are: `new Worker(new URL('./worker.js', import.meta.url))`.
+const MODULE_URL = /\bnew\s+URL\s*\(\s*(['"])(\.\.?\/[^'"]+\.js)\1\s*,\s*import\.meta\.url/g;
+
 /** Every module specifier a file names, read as text (never executed). */
 export function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(SPECIFIER)].map((match) => match[2] as string);
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(SPECIFIER), ...text.matchAll(MODULE_URL)].map((match) => match[2] as string);
 }
 
 /** The TypeScript (or built JavaScript) files below a folder, tests left out. */

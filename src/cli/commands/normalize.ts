@@ -1,17 +1,19 @@
 import { fail, ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
-import { readInput } from '../../producer/read-input.js';
 import {
   isProviderId,
+  normalizeLimitExceeded,
   normalizeResponse,
   normalizeStream,
   readHeaderLines,
   STREAM_FORMATS,
+  STREAM_LIMITS,
   traceIdFrom,
   UNIFIED_ERROR_CODES,
   UNIFIED_FORMATS,
   type UnifiedOutput,
 } from '../../unified/index.js';
+import { readProviderInput } from '../read-provider-input.js';
 
 function usageError(message: string, error: string) {
   return fail(message, { error, error_code: 'invalid_arguments' });
@@ -74,6 +76,34 @@ export const normalizeCommand = defineCommand({
       description:
         'The input is a captured stream: raw SSE (event:/data: lines), one JSON event per line, a JSON array of events, or (bedrock.converse, bedrock.invoke) the raw AWS event-stream body; Ollama NDJSON is read as JSON lines.',
     },
+    'max-body-bytes': {
+      type: 'integer',
+      default: STREAM_LIMITS.maxBodyBytes,
+      min: 1,
+      valueName: 'N',
+      description: `Largest body read, in bytes; a larger one is an INVALID_PROVIDER_RESPONSE failure naming the bound.`,
+    },
+    'max-stream-bytes': {
+      type: 'integer',
+      default: STREAM_LIMITS.maxStreamBytes,
+      min: 1,
+      valueName: 'N',
+      description: `With --stream: largest stream read, in bytes.`,
+    },
+    'max-event-bytes': {
+      type: 'integer',
+      default: STREAM_LIMITS.maxEventBytes,
+      min: 1,
+      valueName: 'N',
+      description: `With --stream: largest line or event, in bytes.`,
+    },
+    'max-events': {
+      type: 'integer',
+      default: STREAM_LIMITS.maxEvents,
+      min: 1,
+      valueName: 'N',
+      description: `With --stream: most events.`,
+    },
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
   errorCodes: {
@@ -109,13 +139,30 @@ export const normalizeCommand = defineCommand({
         'Standard input is a terminal and no FILE was given.',
       );
     }
-    const input = await readInput(file, ctx.io);
-    if (!input.ok)
-      return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
+    const limits = {
+      maxBodyBytes: options['max-body-bytes'],
+      maxStreamBytes: options['max-stream-bytes'],
+      maxEventBytes: options['max-event-bytes'],
+      maxEvents: options['max-events'],
+    };
+    const stream = options.stream === true;
+    const input = await readProviderInput(file, ctx.io, {
+      stream,
+      binary: format === 'bedrock.converse',
+      limits,
+    });
     const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
-    const envelope: UnifiedOutput = options.stream
-      ? normalizeStream({ ...common, events: input.bytes })
-      : normalizeResponse({ ...common, body: input.bytes });
+    let envelope: UnifiedOutput;
+    if (input.ok) {
+      envelope = stream
+        ? normalizeStream({ ...common, events: input.bytes })
+        : normalizeResponse({ ...common, body: input.bytes });
+    } else if (input.exceeded) {
+      // An answer past a bound is the provider's failure, reported as an envelope like any other.
+      envelope = normalizeLimitExceeded({ ...common, exceeded: input.exceeded });
+    } else {
+      return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
+    }
     if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
     return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {
       error: `${envelope.error.code}: ${envelope.error.message}`,

@@ -8,11 +8,7 @@ import { defineCommand } from '../../producer/define-command.js';
 import { inputLabel, readInput } from '../../producer/read-input.js';
 import { renderHeadline, renderResult } from '../../producer/render.js';
 import type { CommandContext, RenderContext } from '../../producer/types.js';
-import {
-  UNIFIED_OUTPUT_SCHEMA_URL,
-  type UnifiedViolation,
-  validateUnifiedText,
-} from '../../unified/index.js';
+import type { UnifiedViolation } from '../../unified/index.js';
 import { placeFindings, renderFinding, renderReadError } from '../source-places.js';
 import { DEFAULT_MAX_LINE_BYTES, renderLineReport, validateLines } from '../validate-lines.js';
 
@@ -47,8 +43,11 @@ interface ContractCheck {
   /** The `$id` of its JSON Schema, reported in `details.contract`. */
   url: string;
   /** Reads and checks one input. */
-  check(bytes: Uint8Array, maxBytes?: number): TextCheck;
+  check(bytes: Uint8Array, maxBytes?: number): TextCheck | Promise<TextCheck>;
 }
+
+/** The `$id` of the unified output schema, kept here so that a cold start loads no unified module. */
+const UNIFIED_OUTPUT_SCHEMA_URL = 'https://verdict.dev/schemas/unified-output-v1.schema.json';
 
 /** The contracts `verdict validate --contract` checks against, by name. */
 const CONTRACTS: { result: ContractCheck; unified: ContractCheck } = {
@@ -60,7 +59,9 @@ const CONTRACTS: { result: ContractCheck; unified: ContractCheck } = {
   unified: {
     title: 'the unified AI output contract',
     url: UNIFIED_OUTPUT_SCHEMA_URL,
-    check(bytes, maxBytes) {
+    // Loaded on demand: `verdict validate` of a result document (the cold-start path) never parses it.
+    async check(bytes, maxBytes) {
+      const { validateUnifiedText } = await import('../../unified/validate-unified-text.js');
       const report = validateUnifiedText(bytes, maxBytes === undefined ? {} : { maxBytes });
       return report.readError === undefined
         ? { valid: report.valid, violations: report.violations, warnings: [] }
@@ -81,7 +82,7 @@ export async function validateInput(
 ): Promise<InputVerdict> {
   const input = await readInput(file, ctx.io, maxBytes === undefined ? {} : { maxBytes });
   if (!input.ok) return { file, conformant: false, violations: [], warnings: [], read_error: input.error };
-  const report = CONTRACTS[contract].check(input.bytes, maxBytes);
+  const report = await CONTRACTS[contract].check(input.bytes, maxBytes);
   if (report.readError) {
     // A second value at the start of a line is most likely a JSON Lines file given without --jsonl.
     const { readError } = report;
