@@ -139,6 +139,11 @@ export function respond(
   headers?: Record<string, string>,
 ): Response {
   noteEnvelope(c.get('facts'), envelope);
+  // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
+  // the header clients back off by.
+  const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
+  if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
+    return toHttpResponse(envelope, { headers: { ...headers, 'retry-after': String(wait) } });
   return toHttpResponse(envelope, headers === undefined ? undefined : { headers });
 }
 
