@@ -428,7 +428,33 @@ export async function fromStreamText(
   }
 }
 
-/** Turn a `generateImage` result into an envelope with the images. */
+/**
+ * The facts a provider package keeps per image in its metadata (`providerMetadata.openai.images[i]`): the
+ * revised prompt, which the normalizers keep as the image's `revised_prompt` (the console's caption), and the
+ * size as `width` and `height`.
+ */
+function imageFacts(
+  providerMetadata: AiSdkImageResult['providerMetadata'],
+  index: number,
+): Partial<MediaItem> {
+  for (const entry of Object.values(providerMetadata ?? {})) {
+    const images = isJsonObject(entry) && Array.isArray(entry.images) ? entry.images : undefined;
+    const image = images?.[index];
+    if (!isJsonObject(image)) continue;
+    const size = typeof image.size === 'string' ? /^(\d+)x(\d+)$/.exec(image.size) : null;
+    return omitUndefined({
+      revised_prompt:
+        typeof image.revisedPrompt === 'string' && image.revisedPrompt !== ''
+          ? image.revisedPrompt
+          : undefined,
+      width: size === null ? undefined : Number(size[1]),
+      height: size === null ? undefined : Number(size[2]),
+    });
+  }
+  return {};
+}
+
+/** Turn a `generateImage` result into an envelope with the images (and each one's revised prompt and size). */
 export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.responses?.[0], provider);
@@ -438,7 +464,10 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
     provider,
     `Generated ${count} image${count === 1 ? '' : 's'}.`,
     usage,
-    result.images.map(fileItem),
+    result.images.map((image, index) => ({
+      ...fileItem(image),
+      ...imageFacts(result.providerMetadata, index),
+    })),
     metadata,
   );
 }
