@@ -12,12 +12,7 @@ import { type HeadersLike, headerValue } from './header-value.js';
 import { formatOfAiSdkProvider, formatOfProvider, formatSpecOf } from './normalize-response.js';
 import type { FormatSpec } from './providers/format-spec.js';
 import { openAiFailure } from './providers/openai-failure.js';
-import {
-  type FailureOutcome,
-  failureForStatus,
-  type ReportedUsage,
-  usageDetails,
-} from './providers/provider-outcome.js';
+import { type FailureOutcome, failureForStatus, type ReportedUsage } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
@@ -245,7 +240,7 @@ function usageOf(usage: AiSdkUsage | undefined): ReportedUsage | undefined {
   return {
     input: count(usage.inputTokens) ?? 0,
     output: count(usage.outputTokens) ?? 0,
-    details: usageDetails({
+    details: omitUndefined({
       total_tokens: count(usage.totalTokens),
       cached_input_tokens: count(usage.inputTokenDetails?.cacheReadTokens),
       cache_creation_input_tokens: count(usage.inputTokenDetails?.cacheWriteTokens),
