@@ -16,32 +16,60 @@ import {
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { readInput } from '../../producer/read-input.js';
+import { type HelpDefinition, renderHelp } from '../../producer/render-help.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 
-const USAGE = [
-  'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
-  '                       [--log-content]',
-  '',
-  'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
-  '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
-  'Without --config, one route per provider whose key variable is set (OPENAI_API_KEY, ANTHROPIC_API_KEY,',
-  'GOOGLE_GENERATIVE_AI_API_KEY, REPLICATE_API_TOKEN, OPENROUTER_API_KEY, GROQ_API_KEY), honouring their',
-  '*_BASE_URL variables. Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated).',
-  '',
-  'Options:',
-  '  --host HOST       Address to bind (default 127.0.0.1).',
-  '  --port PORT       Port (default 8787; 0 picks a free one). The address served is printed on stderr.',
-  '  --config FILE     A JSON configuration file (docs/gateway.md), checked strictly.',
-  '  --check-config    Check the configuration, print what it configures, and exit.',
-  '  --console DIR     Serve the static files of DIR at / (default: the web console built into verdict).',
-  '  --log-content     Log prompts and outputs (off by default).',
-  '  -h, --help        Show this help.',
-  '',
-  'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully.',
-  'Exit status: 0 after a graceful stop, 1 when the address cannot be served, 2 usage or configuration errors.',
-  '',
-].join('\n');
+/**
+ * `verdict gateway`, declared like every command: its options are parsed from here and its `--help` is
+ * generated from here (docs/cli.md shows it). A new option is one entry of `options`.
+ */
+export const GATEWAY_COMMAND = {
+  name: 'gateway',
+  description: [
+    'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
+    '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
+    'Without --config, one route per provider whose key variable is set (OPENAI_API_KEY, ANTHROPIC_API_KEY,',
+    'GOOGLE_GENERATIVE_AI_API_KEY, REPLICATE_API_TOKEN, OPENROUTER_API_KEY, GROQ_API_KEY), honouring their',
+    '*_BASE_URL variables. Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated).',
+  ].join('\n'),
+  options: {
+    host: { type: 'string', description: 'Address to bind.', default: '127.0.0.1', valueName: 'HOST' },
+    port: {
+      type: 'integer',
+      description: 'Port to bind; 0 picks a free one (the address is printed on stderr).',
+      default: 8787,
+      min: 0,
+      max: 65_535,
+      valueName: 'PORT',
+    },
+    config: {
+      type: 'string',
+      description: 'A JSON configuration file (docs/gateway.md), checked strictly.',
+      valueName: 'FILE',
+    },
+    'check-config': {
+      type: 'boolean',
+      description: 'Check the configuration, print what it configures, and exit.',
+    },
+    console: {
+      type: 'string',
+      description: 'Serve the static files of DIR at / (default: the web console built into verdict).',
+      valueName: 'DIR',
+    },
+    'log-content': { type: 'boolean', description: 'Log prompts and outputs (off by default).' },
+  },
+  errorCodes: {
+    invalid_arguments:
+      'The command line or the configuration file is wrong; every problem is listed (exit 2).',
+    serve_failed: 'The address cannot be served (in use, not permitted); details.code names why (exit 1).',
+    missing_dependency: 'A package the gateway needs is not installed; the message names it (exit 1).',
+  },
+  runtimeCodes: [],
+  notes: ['Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully.'],
+  exitStatus:
+    'Exit status: 0 after a graceful stop, 1 when the address cannot be served, 2 usage or configuration errors.',
+} as const satisfies HelpDefinition;
 
 function usageFailure(
   io: CommandIo,
@@ -119,16 +147,9 @@ function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
 
 /** `verdict gateway`: serves the gateway until SIGTERM or SIGINT, then stops gracefully. */
 export async function runGateway(argv: readonly string[], io: CommandIo): Promise<number> {
-  const parsed = parseArguments(argv, {
-    host: { type: 'string', description: 'Address to bind.', default: '127.0.0.1' },
-    port: { type: 'integer', description: 'Port.', default: 8787, min: 0, max: 65_535 },
-    config: { type: 'string', description: 'Configuration file.', valueName: 'FILE' },
-    'check-config': { type: 'boolean', description: 'Check the configuration and exit.' },
-    console: { type: 'string', description: 'Directory of the web console.', valueName: 'DIR' },
-    'log-content': { type: 'boolean', description: 'Log prompts and outputs.' },
-  });
+  const parsed = parseArguments(argv, GATEWAY_COMMAND.options);
   if (parsed.help) {
-    io.stdout.write(USAGE);
+    io.stdout.write(renderHelp(GATEWAY_COMMAND, 'verdict gateway'));
     return EXIT.success;
   }
   if (!parsed.ok) return usageFailure(io, parsed.json, parsed.message);
