@@ -76,7 +76,10 @@ export function ok<const F extends SuccessFields = Record<never, never>>(
  * @example
  * fail('The file does not exist.', { error_code: 'path_not_found', path: 'a.txt' })
  */
-export function fail<const F extends FailureInput>(message: string, fields: F): FailureResult<F> {
+export function fail<const F extends FailureInput>(
+  message: string,
+  fields: F,
+): FailureResult<F> & Pick<F, 'error_code' & keyof F> {
   checkMessage(message, 'fail');
   if (typeof fields !== 'object' || fields === null) {
     throw new VerdictError(
@@ -117,5 +120,6 @@ export function fail<const F extends FailureInput>(message: string, fields: F): 
     ...copyDefined(fields, CORE_MEMBERS),
   };
   checkBuilt(result, 'fail');
-  return result as unknown as FailureResult<F>;
+  // The code's literal type stays on the result, so a command's codes can be checked against its table.
+  return result as unknown as FailureResult<F> & Pick<F, 'error_code' & keyof F>;
 }

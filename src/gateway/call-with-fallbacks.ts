@@ -103,6 +103,9 @@ export function isRetryable(failure: UnifiedOutput): boolean {
   return typeof flag === 'boolean' ? flag : RETRYABLE.has(failure.error.code);
 }
 
+/** Codes whose answer (429, 503) passes on the provider's `retry-after` (see docs/gateway.md). */
+const ASKS_TO_WAIT: ReadonlySet<string> = new Set<UnifiedErrorCode>(['RATE_LIMITED', 'PROVIDER_UNAVAILABLE']);
+
 /** The delay a failed call asks for: OpenAI's `retry-after-ms`, else `retry-after` in seconds or as a date. */
 export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
   const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
@@ -202,6 +205,7 @@ export async function callWithFallbacks<R>(options: {
   const fallbackFrom: { target: string; code: string }[] = [];
   let attempts = 0;
   let last: UnifiedOutput | undefined;
+  let lastAsked: number | undefined;
   const outcome = (rest: Partial<CallOutcome<R>>): CallOutcome<R> => ({
     attempts,
     fallbackFrom,
@@ -228,8 +232,9 @@ export async function callWithFallbacks<R>(options: {
       } catch (error) {
         if (signal.aborted) break;
         last = attemptFailure(error, adapter);
-        if (!isRetryable(last) || retry === reliability.retries) break;
         const asked = retryAfterMs(error);
+        lastAsked = asked;
+        if (last.success || !RETRYABLE.has(last.error.code) || retry === reliability.retries) break;
         if (asked !== undefined && asked > reliability.maxRetryAfterMs) break;
         const backoff = reliability.retryBaseMs * 2 ** retry * (0.5 + Math.random() / 2);
         const delay = asked ?? backoff;
@@ -271,6 +276,10 @@ export async function callWithFallbacks<R>(options: {
     });
   }
   finish();
+  if (last !== undefined && !last.success && lastAsked !== undefined && ASKS_TO_WAIT.has(last.error.code)) {
+    // The gateway's own retries gave up: the client hears what the provider asked for, in seconds.
+    last.error.details.retry_after_s = Math.ceil(lastAsked / 1000);
+  }
   return outcome({
     failure:
       last ?? assembleFailure('system', 'INTERNAL_ERROR', 'No target was tried.', {}, { trace_id: traceId }),

@@ -192,6 +192,11 @@ export function respond(
   noteEnvelope(c.get('facts'), envelope);
   const redactor = c.get('redactor');
   const safe = redactor === undefined ? envelope : redactEnvelope(envelope, redactor);
+  // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
+  // the header clients back off by.
+  const wait = safe.success ? undefined : safe.error.details.retry_after_s;
+  if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
+    return toHttpResponse(safe, { headers: { ...headers, 'retry-after': String(wait) } });
   return toHttpResponse(safe, headers === undefined ? undefined : { headers });
 }
 

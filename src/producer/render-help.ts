@@ -36,11 +36,28 @@ const INTERRUPTS = Object.entries(INTERRUPT_SIGNALS).map(([name, number]) => `${
 export const EXIT_STATUS_LINE = `Exit status: 0 success, 1 failure, 2 usage error; interrupted: ${INTERRUPTS.join(', ')}.`;
 
 /** What every command can report besides its own codes: the runtime adds these. */
-const RUNTIME_CODES: Readonly<Record<string, string>> = {
+const RUNTIME_CODES = {
   invalid_arguments: 'The command line is wrong (exit 2).',
   interrupted: `The run was interrupted by a signal; exit ${INTERRUPTS.join(', ')}.`,
   unexpected_error: 'The command failed in a way it does not describe (a bug); exit 1.',
-};
+} as const satisfies Record<string, string>;
+
+/**
+ * What a `--help` is generated from: a command's definition, or the declaration of a subcommand that parses its
+ * own arguments (a server such as `verdict gateway`), which has no `run` and may say more.
+ */
+export interface HelpDefinition
+  extends Pick<
+    CommandDefinition,
+    'name' | 'description' | 'options' | 'positionals' | 'errorCodes' | 'product'
+  > {
+  /** Paragraphs after the error codes (what is logged, which variables are read). */
+  notes?: readonly string[];
+  /** The runtime's codes this command can report; default: all of them. A server is not interrupted. */
+  runtimeCodes?: readonly (keyof typeof RUNTIME_CODES)[];
+  /** The exit-status line, for a command whose statuses differ from the runtime's (a server). */
+  exitStatus?: string;
+}
 
 /**
  * The `--help` text of a command, generated from its definition so it cannot drift from what is parsed: the
@@ -48,7 +65,7 @@ const RUNTIME_CODES: Readonly<Record<string, string>> = {
  * runtime's.
  */
 export function renderHelp(
-  definition: CommandDefinition,
+  definition: HelpDefinition,
   usagePrefix: string,
   subcommands: readonly HelpEntry[] = [],
 ): string {
@@ -91,10 +108,12 @@ export function renderHelp(
   if (positionalSpecs.length > 0)
     rows.push(['--', 'End the options: every word after it is taken as it is.']);
   lines.push(...renderTable(rows));
-  const codes = { ...definition.errorCodes };
-  for (const [code, meaning] of Object.entries(RUNTIME_CODES))
-    if (!Object.hasOwn(codes, code)) codes[code] = meaning;
+  const codes: Record<string, string> = { ...definition.errorCodes };
+  for (const code of definition.runtimeCodes ??
+    (Object.keys(RUNTIME_CODES) as (keyof typeof RUNTIME_CODES)[]))
+    if (!Object.hasOwn(codes, code)) codes[code] = RUNTIME_CODES[code];
   lines.push('', 'Error codes:', ...renderTable(Object.entries(codes)));
-  lines.push('', EXIT_STATUS_LINE);
+  for (const note of definition.notes ?? []) lines.push('', note);
+  lines.push('', definition.exitStatus ?? EXIT_STATUS_LINE);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { memoryIo } from '../../test/helpers/memory-io.js';
 import { fail, ok } from '../contract/builders.js';
+import type { ResultContract } from '../contract/types.js';
 import { validateResult } from '../contract/validate-result.js';
 import { defineCommand } from './define-command.js';
 import { Interruption } from './interrupt.js';
@@ -9,6 +10,7 @@ import { runCommand } from './run-command.js';
 const greet = defineCommand({
   name: 'greet',
   description: 'Greets someone.',
+  errorCodes: { no_one: 'There was nobody to greet.' },
   options: {
     name: { type: 'string', description: 'Who to greet.', required: true },
     times: { type: 'integer', description: 'How often.', default: 1, min: 1, max: 3 },
@@ -112,7 +114,7 @@ describe('runCommand', () => {
       name: 'slow',
       description: 'Never finishes by itself.',
       options: {},
-      run: () => new Promise(() => controller.abort()),
+      run: () => new Promise<never>(() => controller.abort()),
     });
     const io = memoryIo({ signal: controller.signal });
     expect(await runCommand(slow, ['--json'], io)).toBe(130);
@@ -128,7 +130,7 @@ describe('runCommand', () => {
       name: 'slow',
       description: 'Never finishes by itself.',
       options: {},
-      run: () => new Promise(() => controller.abort(new Interruption(signal))),
+      run: () => new Promise<never>(() => controller.abort(new Interruption(signal))),
     });
     const io = memoryIo({ signal: controller.signal });
     expect(await runCommand(slow, ['--json'], io)).toBe(status);
@@ -146,7 +148,7 @@ describe('runCommand', () => {
       options: {},
       answersInterrupt: true,
       run: (_input, ctx) =>
-        new Promise((resolve) => {
+        new Promise<ResultContract>((resolve) => {
           ctx.signal.addEventListener('abort', () =>
             setTimeout(
               () => resolve(fail('Stopped after 3 items.', { error_code: 'interrupted', done: 3 })),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { omitUndefined } from '../contract/findings.js';
-import { fail, ok, type ResultContract } from '../contract/index.js';
+import { fail, ok } from '../contract/index.js';
 import { type InterruptSignal, interruptSignalOf } from './interrupt.js';
 import {
   addRunId,
@@ -372,7 +372,7 @@ function describeCommand(command: string, args: readonly string[]): string {
 }
 
 /** Turns the outcome of {@link runExternal} into a contract result: success only for exit status 0. */
-export function toExternalResult(options: RunExternalOptions, outcome: ExternalOutcome): ResultContract {
+export function toExternalResult(options: RunExternalOptions, outcome: ExternalOutcome) {
   const shown = describeCommand(options.command, options.args);
   const base = { command: options.command, args: [...options.args], cwd: options.cwd };
   if (!outcome.started) {

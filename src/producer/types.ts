@@ -99,8 +99,14 @@ export interface CommandInput<O extends OptionSpecs> {
   positionals: string[];
 }
 
-/** A command: its name, help, options, the JSON Schema of its domain fields, and what it does. */
-export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
+/** The codes the runner reports for any command, which no command needs to list (see `verdict CMD --help`). */
+export type RuntimeErrorCode = 'invalid_arguments' | 'interrupted' | 'unexpected_error';
+
+/**
+ * A command: its name, help, options, the JSON Schema of its domain fields, and what it does. `C` is the union
+ * of its error codes, the keys of {@link CommandDefinition.errorCodes} (`defineCommand` checks `run` against it).
+ */
+export interface CommandDefinition<O extends OptionSpecs = OptionSpecs, C extends string = string> {
   /** Name used in `meta.command` and on the command line. */
   name: string;
   /** One paragraph of help. */
@@ -111,8 +117,8 @@ export interface CommandDefinition<O extends OptionSpecs = OptionSpecs> {
   positionals?: readonly PositionalSpec[];
   /** JSON Schema of the domain fields this command adds to its results (an object schema). */
   outputSchema?: JsonSchema;
-  /** The error codes this command may report, with what each means. */
-  errorCodes?: Readonly<Record<string, string>>;
+  /** The error codes this command may report, with what each means (the runtime's codes need not be listed). */
+  errorCodes?: Readonly<Record<C, string>>;
   /**
    * True when `run` answers an interruption itself: when `ctx.signal` aborts, it stops its work promptly and
    * returns its own result with `error_code: 'interrupted'`, which the runner waits for and prints. Otherwise

@@ -12,12 +12,7 @@ import { type HeadersLike, headerValue } from './header-value.js';
 import { formatOfAiSdkProvider, formatOfProvider, formatSpecOf } from './normalize-response.js';
 import type { FormatSpec } from './providers/format-spec.js';
 import { openAiFailure } from './providers/openai-failure.js';
-import {
-  type FailureOutcome,
-  failureForStatus,
-  type ReportedUsage,
-  usageDetails,
-} from './providers/provider-outcome.js';
+import { type FailureOutcome, failureForStatus, type ReportedUsage } from './providers/provider-outcome.js';
 import { readBody } from './read-body.js';
 import { traceIdOr } from './trace-id-from.js';
 import type { FinishReason, MediaItem, UnifiedFailure, UnifiedOutput } from './types.js';
@@ -249,7 +244,7 @@ function usageOf(usage: AiSdkUsage | undefined): ReportedUsage | undefined {
   return {
     input: count(usage.inputTokens) ?? 0,
     output: count(usage.outputTokens) ?? 0,
-    details: usageDetails({
+    details: omitUndefined({
       total_tokens: count(usage.totalTokens),
       cached_input_tokens: count(usage.inputTokenDetails?.cacheReadTokens),
       cache_creation_input_tokens: count(usage.inputTokenDetails?.cacheWriteTokens),
@@ -460,7 +455,33 @@ export async function fromStreamText(
   }
 }
 
-/** Turn a `generateImage` result into an envelope with the images. */
+/**
+ * The facts a provider package keeps per image in its metadata (`providerMetadata.openai.images[i]`): the
+ * revised prompt, which the normalizers keep as the image's `revised_prompt` (the console's caption), and the
+ * size as `width` and `height`.
+ */
+function imageFacts(
+  providerMetadata: AiSdkImageResult['providerMetadata'],
+  index: number,
+): Partial<MediaItem> {
+  for (const entry of Object.values(providerMetadata ?? {})) {
+    const images = isJsonObject(entry) && Array.isArray(entry.images) ? entry.images : undefined;
+    const image = images?.[index];
+    if (!isJsonObject(image)) continue;
+    const size = typeof image.size === 'string' ? /^(\d+)x(\d+)$/.exec(image.size) : null;
+    return omitUndefined({
+      revised_prompt:
+        typeof image.revisedPrompt === 'string' && image.revisedPrompt !== ''
+          ? image.revisedPrompt
+          : undefined,
+      width: size === null ? undefined : Number(size[1]),
+      height: size === null ? undefined : Number(size[2]),
+    });
+  }
+  return {};
+}
+
+/** Turn a `generateImage` result into an envelope with the images (and each one's revised prompt and size). */
 export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptions): UnifiedOutput {
   const provider = providerOf(options, result.providerMetadata);
   const metadata = baseMetadata(options, result.responses?.[0], provider);
@@ -470,7 +491,10 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
     provider,
     `Generated ${count} image${count === 1 ? '' : 's'}.`,
     usage,
-    result.images.map(fileItem),
+    result.images.map((image, index) => ({
+      ...fileItem(image),
+      ...imageFacts(result.providerMetadata, index),
+    })),
     metadata,
   );
 }

@@ -230,6 +230,19 @@ function refusedStream(
   return spec.parseError(parsed.ok ? parsed.events[0] : undefined, status, events, headers);
 }
 
+/** The failure of a parser that threw something other than a ShapeError: a bug on verdict's side. */
+function parserBug(format: UnifiedFormat, error: unknown, metadata: Record<string, unknown>): UnifiedOutput {
+  const name = error instanceof Error ? error.name : typeof error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return assembleFailure(
+    'system',
+    'INTERNAL_ERROR',
+    `verdict failed to read this ${format} response; this is a bug in verdict, not in the response (${name}: ${reason}).`,
+    { format, error: name },
+    metadata,
+  );
+}
+
 function invalidRequest(message: string): FailureOutcome & { system: true } {
   return { kind: 'failure', code: 'VALIDATION_ERROR', message, details: {}, system: true };
 }
@@ -271,14 +284,13 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
   try {
     outcome = parse(spec, { status, headers: input.headers });
   } catch (error) {
-    // Parsers throw ShapeError for bodies they cannot understand; anything else thrown is treated the same way,
-    // because normalizing must never throw (see docs/unified.md).
-    const message =
-      error instanceof ShapeError ? error.message : `The body could not be read: ${String(error)}`;
+    // Parsers throw ShapeError for bodies they cannot understand: the provider's fault. Anything else thrown is a
+    // bug of the parser, said as one; normalizing never throws (see docs/unified.md).
+    if (!(error instanceof ShapeError)) return parserBug(input.format, error, base);
     return assembleFailure(
       provider,
       'INVALID_PROVIDER_RESPONSE',
-      `The ${input.format} response is not understood. ${message}`,
+      `The ${input.format} response is not understood. ${error.message}`,
       { http_status: status },
       base,
     );

@@ -340,3 +340,28 @@ describe('the fallback that follows from the right code', () => {
     });
   });
 });
+
+describe('what the normalizers keep, the live path keeps', () => {
+  test("OpenAI's revised_prompt and size reach each image, as normalize gives them", async () => {
+    const body = {
+      created: 1,
+      size: '1024x1536',
+      output_format: 'png',
+      data: [
+        { b64_json: 'iVBORw0KGgo=', revised_prompt: 'A watercolor fox in the snow, at dusk' },
+        { b64_json: 'iVBORw0KGgp=' },
+      ],
+    };
+    const expected = normalizeResponse({ format: 'openai.images', body: JSON.stringify(body) });
+    const served = await throughGateway(SERVING['openai.images'] as Serving, { body }, false);
+    expect(served.success && expected.success).toBe(true);
+    if (!served.success || !expected.success) return;
+    expect(served.images).toEqual(expected.images);
+    expect(served.images[0]).toMatchObject({
+      revised_prompt: 'A watercolor fox in the snow, at dusk',
+      width: 1024,
+      height: 1536,
+    });
+    expect(served.images[1]).not.toHaveProperty('revised_prompt');
+  });
+});

@@ -47,7 +47,9 @@ describe('verdict mcp serve', () => {
   test('--help shows its usage', async () => {
     const io = memoryIo();
     expect(await run(['mcp', 'serve', '--help'], io)).toBe(0);
-    expect(io.stdout.text()).toContain('verdict mcp serve [--http HOST:PORT]');
+    expect(io.stdout.text()).toContain('Usage: verdict mcp serve [options]');
+    expect(io.stdout.text()).toContain('--http <HOST:PORT>');
+    expect(io.stdout.text()).toMatch(/Error codes:\n {2}invalid_arguments .*\n {2}serve_failed /);
   });
 
   test('verdict mcp without serve still validates tool results', async () => {

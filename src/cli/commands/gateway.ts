@@ -23,6 +23,7 @@ import type { GatewayStore } from '../../gateway/store/index.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { readInput } from '../../producer/read-input.js';
+import { type HelpDefinition, renderHelp } from '../../producer/render-help.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 import { statusForCode } from '../../unified/error-taxonomy.js';
@@ -30,40 +31,82 @@ import { toHttpResponse } from '../../unified/to-http-response.js';
 import { traceIdFrom } from '../../unified/trace-id-from.js';
 import { consoleFiles } from './console-files.js';
 
-const USAGE = [
-  'Usage: verdict gateway [--host HOST] [--port PORT] [--config FILE] [--check-config] [--console DIR]',
-  '                       [--console-dotfiles] [--console-symlinks] [--log-content] [--demo]',
-  '                       [--store DIR|URL] [--store-fail-open]',
-  '       verdict gateway keys create|list|show|update|revoke …',
-  '       verdict gateway migrate [--store DIR|URL]',
-  '',
-  'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
-  '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
-  'Without --config, one route per provider whose key variable is set, honouring their *_BASE_URL variables:',
-  ...wrapWords(providerKeyVariables().map(({ variable }) => variable)),
-  'Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated).',
-  '',
-  'Options:',
-  '  --host HOST       Address to bind (default 127.0.0.1).',
-  '  --port PORT       Port (default 8787; 0 picks a free one). The address served is printed on stderr.',
-  '  --config FILE     A JSON configuration file (docs/gateway.md), checked strictly.',
-  '  --check-config    Check the configuration, print what it configures, and exit.',
-  '  --console DIR     Serve the static files of DIR at / (default: the web console built into verdict):',
-  '                    regular files inside DIR only, no dotfiles, no symlinks that lead out of DIR.',
-  '  --console-dotfiles  Also serve files and folders whose name starts with a dot.',
-  '  --console-symlinks  Also follow symlinks that lead out of DIR.',
-  '  --log-content     Log prompts and outputs (off by default).',
-  '  --demo            Add the offline demo provider: recorded answers for every route, no account needed.',
-  '  --store DIR|URL   Keys with limits and a usage record in a PGlite directory or PostgreSQL (postgres://…);',
-  '                    default VERDICT_STORE_URL, else none (no state). VERDICT_ADMIN_KEY reads /v1/usage.',
-  '  --store-fail-open While the store is down, admit stored keys without limits (default: refuse them).',
-  '  -h, --help        Show this help.',
-  '',
-  'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully: /healthz answers 503 while',
-  'requests in flight finish within shutdownGraceMs; then each unfinished one gets a final failure (docs/gateway.md).',
-  'Exit status: 0 after a graceful stop, 1 when the address cannot be served, 2 usage or configuration errors.',
-  '',
-].join('\n');
+/**
+ * `verdict gateway`, declared like every command: its options are parsed from here and its `--help` is
+ * generated from here (docs/cli.md shows it). A new option is one entry of `options`.
+ */
+export const GATEWAY_COMMAND = {
+  name: 'gateway',
+  description: [
+    'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
+    '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
+    'Without --config, one route per provider whose key variable is set, honouring their *_BASE_URL variables:',
+    ...wrapWords(providerKeyVariables().map(({ variable }) => variable)),
+    'Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated). With --store, keys with limits and a usage record;',
+    '`verdict gateway keys create|list|show|update|revoke` and `verdict gateway migrate` manage the store.',
+  ].join('\n'),
+  options: {
+    host: { type: 'string', description: 'Address to bind.', default: '127.0.0.1', valueName: 'HOST' },
+    port: {
+      type: 'integer',
+      description: 'Port to bind; 0 picks a free one (the address is printed on stderr).',
+      default: 8787,
+      min: 0,
+      max: 65_535,
+      valueName: 'PORT',
+    },
+    config: {
+      type: 'string',
+      description: 'A JSON configuration file (docs/gateway.md), checked strictly.',
+      valueName: 'FILE',
+    },
+    'check-config': {
+      type: 'boolean',
+      description: 'Check the configuration, print what it configures, and exit.',
+    },
+    console: {
+      type: 'string',
+      description:
+        'Serve the static files of DIR at / (default: the web console built into verdict): regular files inside DIR only, no dotfiles, no symlinks that lead out of DIR.',
+      valueName: 'DIR',
+    },
+    'console-dotfiles': {
+      type: 'boolean',
+      description: 'Also serve files and folders of the console directory whose name starts with a dot.',
+    },
+    'console-symlinks': {
+      type: 'boolean',
+      description: 'Also follow symlinks that lead out of the console directory.',
+    },
+    'log-content': { type: 'boolean', description: 'Log prompts and outputs (off by default).' },
+    demo: {
+      type: 'boolean',
+      description: 'Add the offline demo provider: recorded answers for every route, no account needed.',
+    },
+    store: {
+      type: 'string',
+      description:
+        'Keys with limits and a usage record in a PGlite directory or PostgreSQL (postgres://…); default VERDICT_STORE_URL, else none (no state). VERDICT_ADMIN_KEY reads /v1/usage.',
+      valueName: 'DIR|URL',
+    },
+    'store-fail-open': {
+      type: 'boolean',
+      description: 'While the store is down, admit stored keys without limits (default: refuse them).',
+    },
+  },
+  errorCodes: {
+    invalid_arguments:
+      'The command line or the configuration file is wrong; every problem is listed (exit 2).',
+    serve_failed: 'The address cannot be served (in use, not permitted); details.code names why (exit 1).',
+    missing_dependency: 'A package the gateway needs is not installed; the message names it (exit 1).',
+  },
+  runtimeCodes: [],
+  notes: [
+    'Logs: one JSON line per request on stderr. SIGTERM or SIGINT stops gracefully: /healthz answers 503 while\nrequests in flight finish within shutdownGraceMs; then each unfinished one gets a final failure (docs/gateway.md).',
+  ],
+  exitStatus:
+    'Exit status: 0 after a graceful stop, 1 when the address cannot be served, 2 usage or configuration errors.',
+} as const satisfies HelpDefinition;
 
 /** Words joined with commas into lines of at most 110 characters, each indented by two spaces. */
 function wrapWords(words: readonly string[]): string[] {
@@ -225,24 +268,9 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   if (first === 'keys' || first === 'migrate') {
     return (await import('./gateway-store.js')).runGatewayStoreCommand(argv, io);
   }
-  const parsed = parseArguments(argv, {
-    host: { type: 'string', description: 'Address to bind.', default: '127.0.0.1' },
-    port: { type: 'integer', description: 'Port.', default: 8787, min: 0, max: 65_535 },
-    config: { type: 'string', description: 'Configuration file.', valueName: 'FILE' },
-    'check-config': { type: 'boolean', description: 'Check the configuration and exit.' },
-    console: { type: 'string', description: 'Directory of the web console.', valueName: 'DIR' },
-    'console-dotfiles': { type: 'boolean', description: 'Serve dotfiles of the console directory.' },
-    'console-symlinks': { type: 'boolean', description: 'Follow symlinks out of the console directory.' },
-    'log-content': { type: 'boolean', description: 'Log prompts and outputs.' },
-    demo: { type: 'boolean', description: 'Add the offline demo provider.' },
-    store: { type: 'string', description: 'PGlite directory or postgres:// URL.', valueName: 'DIR|URL' },
-    'store-fail-open': {
-      type: 'boolean',
-      description: 'Admit stored keys unchecked while the store is down.',
-    },
-  });
+  const parsed = parseArguments(argv, GATEWAY_COMMAND.options);
   if (parsed.help) {
-    io.stdout.write(USAGE);
+    io.stdout.write(renderHelp(GATEWAY_COMMAND, 'verdict gateway'));
     return EXIT.success;
   }
   if (!parsed.ok) return usageFailure(io, parsed.json, parsed.message);

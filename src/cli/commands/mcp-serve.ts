@@ -8,40 +8,13 @@ import { createVerdictServerFactory } from '../../mcp/server/create-verdict-serv
 import { DEFAULT_MAX_RESULT_BYTES } from '../../mcp/server/register-contract-tool.js';
 import { type HttpServeOptions, isLoopbackHost, serveMcp } from '../../mcp/server/serve.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
+import { type HelpDefinition, renderHelp } from '../../producer/render-help.js';
 import { EXIT, emitResult, reportUsageError, withMeta } from '../../producer/run-command.js';
 import type { CommandIo } from '../../producer/types.js';
 import { VERSION } from '../version.js';
 
 /** The environment variable that holds the bearer token of `verdict mcp serve --http`. */
 export const TOKEN_ENV = 'VERDICT_MCP_TOKEN';
-
-const USAGE = [
-  'Usage: verdict mcp serve [--http HOST:PORT] [--token-file PATH] [--allowed-host HOST]...',
-  '                         [--allow-unauthenticated] [--max-result-bytes BYTES]',
-  '',
-  'Serve the reference commands, validate_result and validate_mcp_result as MCP tools that return',
-  'QZX Result Contract v1 results. Speaks MCP 2026-07-28 and the 2025 revisions.',
-  '',
-  'Options:',
-  '  --http HOST:PORT         Serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio.',
-  '                           HOST defaults to 127.0.0.1 (--http 8080 or --http :8080); port 0 picks a free one.',
-  '  --token-file PATH        Read the bearer token from PATH (surrounding whitespace is ignored).',
-  `                           Without it the token comes from ${TOKEN_ENV}; when neither is set on a`,
-  '                           loopback address, a random token is made and printed on stderr.',
-  '                           Every HTTP request must send "Authorization: Bearer <token>" (else 401).',
-  '  --allowed-host HOST      Also accept HOST in the Host and Origin headers (repeatable). Loopback names',
-  '                           and the bound address are always accepted; any other Host is refused (403).',
-  '  --allow-unauthenticated  Serve HTTP without a bearer token: any program that can reach the address',
-  '                           may call every tool. Required to bind beyond loopback without a token.',
-  '  --max-result-bytes BYTES',
-  `                           Largest serialized result a tool may answer with (default ${DEFAULT_MAX_RESULT_BYTES});`,
-  '                           a larger one becomes a result_too_large failure. readFile reads at most BYTES.',
-  '  -h, --help               Show this help.',
-  '',
-  'Logs go to stderr; on stdio, stdout carries only the protocol.',
-  'Exit status: 0 when serving ends, 1 when the address cannot be served (serve_failed), 2 usage error.',
-  '',
-].join('\n');
 
 /** Parses `HOST:PORT`, `:PORT`, `PORT` or `[IPv6]:PORT`; host 127.0.0.1 when omitted. */
 export function parseHttpAddress(value: string): { host: string; port: number } | undefined {
@@ -53,23 +26,67 @@ export function parseHttpAddress(value: string): { host: string; port: number } 
   return { host: host === '' ? '127.0.0.1' : host, port };
 }
 
-const OPTIONS = {
-  http: { type: 'string', description: 'Serve Streamable HTTP on HOST:PORT.', valueName: 'HOST:PORT' },
-  'token-file': { type: 'string', description: 'Read the bearer token from PATH.', valueName: 'PATH' },
-  'allowed-host': {
-    type: 'string',
-    description: 'Also accept HOST in Host and Origin headers.',
-    valueName: 'HOST',
-    multiple: true,
+/**
+ * `verdict mcp serve`, declared like every command: its options are parsed from here and its `--help` is
+ * generated from here. A new option is one entry of `options`.
+ */
+export const MCP_SERVE_COMMAND = {
+  name: 'mcp serve',
+  description: [
+    'Serve the reference commands, validate_result and validate_mcp_result as MCP tools that return',
+    'QZX Result Contract v1 results. Speaks MCP 2026-07-28 and the 2025 revisions. Without --http it serves',
+    'stdio, where stdout carries only the protocol; logs go to stderr.',
+  ].join('\n'),
+  options: {
+    http: {
+      type: 'string',
+      description: 'Serve Streamable HTTP on http://HOST:PORT/mcp instead of stdio.',
+      valueName: 'HOST:PORT',
+    },
+    'token-file': {
+      type: 'string',
+      description: 'Read the bearer token from PATH (surrounding whitespace is ignored).',
+      valueName: 'PATH',
+    },
+    'allowed-host': {
+      type: 'string',
+      description: 'Also accept HOST in the Host and Origin headers.',
+      valueName: 'HOST',
+      multiple: true,
+    },
+    'allow-unauthenticated': {
+      type: 'boolean',
+      description: 'Serve HTTP without a bearer token (any program that can reach it may call every tool).',
+    },
+    'max-result-bytes': {
+      type: 'integer',
+      description: `Largest serialized tool result (default ${DEFAULT_MAX_RESULT_BYTES}); readFile reads at most BYTES.`,
+      valueName: 'BYTES',
+      min: 1024,
+    },
   },
-  'allow-unauthenticated': { type: 'boolean', description: 'Serve HTTP without a bearer token.' },
-  'max-result-bytes': {
-    type: 'integer',
-    description: 'Largest serialized tool result.',
-    valueName: 'BYTES',
-    min: 1024,
+  errorCodes: {
+    invalid_arguments: 'The command line is wrong, or the token is unusable (exit 2).',
+    serve_failed: 'The address cannot be served (in use, not permitted); details.code names why (exit 1).',
+    missing_dependency: 'A package the MCP server needs is not installed; the message names it (exit 1).',
   },
-} as const;
+  runtimeCodes: [],
+  notes: [
+    [
+      '--http HOST:PORT: HOST defaults to 127.0.0.1 (--http 8080 or --http :8080); port 0 picks a free one.',
+      `Bearer token: from --token-file, else ${TOKEN_ENV}; when neither is set on a loopback address, a random`,
+      'token is made and printed on stderr. Every HTTP request must send "Authorization: Bearer <token>" (else',
+      '401). Binding beyond loopback needs a token, or --allow-unauthenticated.',
+      'Host checks: loopback names and the bound address are always accepted in the Host and Origin headers,',
+      'and each --allowed-host too; any other Host is refused (403).',
+      'A tool result larger than --max-result-bytes becomes a result_too_large failure.',
+    ].join('\n'),
+  ],
+  exitStatus:
+    'Exit status: 0 when serving ends, 1 when the address cannot be served (serve_failed), 2 usage error.',
+} as const satisfies HelpDefinition;
+
+const OPTIONS = MCP_SERVE_COMMAND.options;
 
 /** How to serve, or the usage problem that stops it. */
 type ServePlan =
@@ -157,7 +174,7 @@ async function planServe(options: Record<string, unknown>, io: CommandIo): Promi
 export async function runMcpServe(argv: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseArguments(argv, OPTIONS);
   if (parsed.help) {
-    io.stdout.write(USAGE);
+    io.stdout.write(renderHelp(MCP_SERVE_COMMAND, 'verdict mcp serve'));
     return EXIT.success;
   }
   const plan: ServePlan = parsed.ok

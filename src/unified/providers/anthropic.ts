@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
@@ -10,7 +10,6 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Json,
   joinTextBlocks,
   type Outcome,
@@ -19,7 +18,6 @@ import {
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** Anthropic `stop_reason` values; `refusal` is handled apart as a `CONTENT_FILTERED` failure. */
@@ -53,7 +51,7 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
   const type = typeof error.type === 'string' ? error.type : undefined;
   const details = omitUndefined({
     provider_type: type,
-    provider_error: isJson(body) ? body.error : undefined,
+    provider_error: isJsonObject(body) ? body.error : undefined,
   });
   return failureForStatus(
     status,
@@ -68,8 +66,8 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
  * inside it; an error mid-stream arrives with HTTP 200, so its `type` decides the code.
  */
 function anthropicStreamError(event: unknown): FailureOutcome | undefined {
-  if (!isJson(event)) return undefined;
-  if (isJson(event.error)) return anthropicFailure(event, 200);
+  if (!isJsonObject(event)) return undefined;
+  if (isJsonObject(event.error)) return anthropicFailure(event, 200);
   if (typeof event.type !== 'string' && typeof event.message !== 'string') return undefined;
   return anthropicFailure({ type: 'error', error: event }, 200);
 }
@@ -84,7 +82,7 @@ function anthropicUsage(value: unknown): ReportedUsage | undefined {
   const top = {
     input: uncached + (written ?? 0) + (read ?? 0),
     output: tokenCount(usage.output_tokens, '`usage.output_tokens`') ?? 0,
-    details: usageDetails({
+    details: omitUndefined({
       uncached_input_tokens: uncached,
       cache_creation_input_tokens: written,
       cache_read_input_tokens: read,
@@ -149,7 +147,7 @@ function parseMessage(body: unknown, status: number): Outcome {
   }
   if (rawStop === 'refusal') {
     // Claude's streaming classifiers end a refused turn with stop_reason "refusal" and an explanation.
-    const stopDetails = isJson(root.stop_details) ? root.stop_details : {};
+    const stopDetails = isJsonObject(root.stop_details) ? root.stop_details : {};
     const explanation = typeof stopDetails.explanation === 'string' ? stopDetails.explanation : undefined;
     return contentFiltered(
       explanation ?? 'The model refused to answer.',
@@ -188,7 +186,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
       case 'content_block_delta': {
         const index = typeof item.index === 'number' ? item.index : blocks.length - 1;
         const block = blocks[index];
-        const delta = isJson(item.delta) ? item.delta : {};
+        const delta = isJsonObject(item.delta) ? item.delta : {};
         if (block === undefined) throw new ShapeError('A delta arrived for a block that never started.');
         if (delta.type === 'text_delta') block.text = String(block.text ?? '') + String(delta.text ?? '');
         if (delta.type === 'input_json_delta')
@@ -197,7 +195,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
       }
       case 'message_delta': {
         if (message === undefined) throw new ShapeError('message_delta arrived before message_start.');
-        const delta = isJson(item.delta) ? item.delta : {};
+        const delta = isJsonObject(item.delta) ? item.delta : {};
         Object.assign(
           message,
           omitUndefined({
@@ -208,8 +206,8 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         );
         // message_delta usage is cumulative; it replaces the counts of message_start member by member. Its
         // input and cache counts are nullable ("not reported here"), so a null never erases a known count.
-        if (isJson(item.usage))
-          message.usage = { ...(isJson(message.usage) ? message.usage : {}), ...reported(item.usage) };
+        if (isJsonObject(item.usage))
+          message.usage = { ...(isJsonObject(message.usage) ? message.usage : {}), ...reported(item.usage) };
         break;
       }
       case 'message_stop':

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { fromBase64 } from '../classify-media.js';
 import { type HeadersLike, headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
@@ -10,14 +10,12 @@ import {
   contentFiltered,
   expectArray,
   expectObject,
-  isJson,
   type Json,
   type Outcome,
   optionalString,
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** The member in which Bedrock appends its own counts to the last chunk of an InvokeModelWithResponseStream. */
@@ -46,7 +44,7 @@ function familyOfBody(root: Json): Family | undefined {
   if (typeof root.generation === 'string') return 'llama';
   if (Array.isArray(root.outputs)) return 'mistral';
   if (Array.isArray(root.choices)) return 'mistral-chat';
-  if (isJson(root.output)) return 'nova';
+  if (isJsonObject(root.output)) return 'nova';
   return undefined;
 }
 
@@ -55,7 +53,7 @@ function familyOfBody(root: Json): Family | undefined {
  * the `x-amzn-bedrock-input-token-count` / `-output-token-count` headers of an InvokeModel answer.
  */
 function reportedElsewhere(root: Json, headers: HeadersLike | undefined): ReportedUsage | undefined {
-  const metrics = isJson(root[INVOCATION_METRICS]) ? root[INVOCATION_METRICS] : {};
+  const metrics = isJsonObject(root[INVOCATION_METRICS]) ? root[INVOCATION_METRICS] : {};
   const header = (name: string) => {
     const value = headerValue(headers, name)?.trim();
     return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
@@ -65,12 +63,12 @@ function reportedElsewhere(root: Json, headers: HeadersLike | undefined): Report
   const output =
     tokenCount(metrics.outputTokenCount, '`outputTokenCount`') ?? header('x-amzn-bedrock-output-token-count');
   if (input === undefined && output === undefined) return undefined;
-  return { input: input ?? 0, output: output ?? 0, details: usageDetails({}) };
+  return { input: input ?? 0, output: output ?? 0, details: omitUndefined({}) };
 }
 
 /** Facts of the invocation for metadata: Bedrock's own latency counts. */
 function invocationFacts(root: Json, headers: HeadersLike | undefined): Record<string, unknown> {
-  const metrics = isJson(root[INVOCATION_METRICS]) ? root[INVOCATION_METRICS] : {};
+  const metrics = isJsonObject(root[INVOCATION_METRICS]) ? root[INVOCATION_METRICS] : {};
   const latency = metrics.invocationLatency ?? headerValue(headers, 'x-amzn-bedrock-invocation-latency');
   const ms = Number(latency);
   return omitUndefined({
@@ -142,7 +140,7 @@ function parseInvoke(body: unknown, status: number, headers: HeadersLike | undef
   }
   if (family === 'nova') {
     // Nova's InvokeModel body is the Converse shape, with its cache counts named `…TokenCount`.
-    const usage = isJson(root.usage) ? root.usage : undefined;
+    const usage = isJsonObject(root.usage) ? root.usage : undefined;
     const converse =
       usage === undefined
         ? root
@@ -184,7 +182,7 @@ function parseInvoke(body: unknown, status: number, headers: HeadersLike | undef
 
 /** The model chunk of one InvokeModelWithResponseStream event: `{ chunk: { bytes } }` decoded, or a bare chunk. */
 function modelChunk(item: Json): Json {
-  if (!isJson(item.chunk)) return item;
+  if (!isJsonObject(item.chunk)) return item;
   const raw = item.chunk.bytes;
   const bytes = raw instanceof Uint8Array ? raw : typeof raw === 'string' ? fromBase64(raw) : undefined;
   if (bytes === undefined) throw new ShapeError('A stream chunk has no base64 `bytes`.');
@@ -210,7 +208,7 @@ function familyOfChunk(chunk: Json): Family | undefined {
 
 /** The first choice or output of a Mistral chunk. */
 function firstOf(value: unknown): Json {
-  return Array.isArray(value) && isJson(value[0]) ? value[0] : {};
+  return Array.isArray(value) && isJsonObject(value[0]) ? value[0] : {};
 }
 
 /**
@@ -223,7 +221,7 @@ function assembleInvokeStream(events: readonly unknown[]): StreamAssembly {
   const chunks: Json[] = [];
   for (const event of events) {
     const item = expectObject(event, 'A stream event');
-    const exception = Object.keys(item).find((key) => /exception$/i.test(key) && isJson(item[key]));
+    const exception = Object.keys(item).find((key) => /exception$/i.test(key) && isJsonObject(item[key]));
     if (exception !== undefined) return bedrockFailure(item[exception], 200, '', undefined, exception);
     chunks.push(modelChunk(item));
   }
@@ -231,7 +229,7 @@ function assembleInvokeStream(events: readonly unknown[]): StreamAssembly {
   if (family === undefined) throw new ShapeError('The stream holds no model chunk.');
   const metrics = chunks
     .map((chunk) => chunk[INVOCATION_METRICS])
-    .filter(isJson)
+    .filter(isJsonObject)
     .at(-1);
   if (family === 'nova') return assembleConverseStream(chunks);
   let text = '';
@@ -259,7 +257,11 @@ function assembleInvokeStream(events: readonly unknown[]): StreamAssembly {
       }
       case 'mistral-chat': {
         const choice = firstOf(chunk.choices);
-        const delta = isJson(choice.delta) ? choice.delta : isJson(choice.message) ? choice.message : {};
+        const delta = isJsonObject(choice.delta)
+          ? choice.delta
+          : isJsonObject(choice.message)
+            ? choice.message
+            : {};
         if (typeof delta.content === 'string') text += delta.content;
         stop = choice.stop_reason ?? choice.finish_reason ?? stop;
         break;

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { HeadersLike } from '../header-value.js';
 import { headerValue } from '../header-value.js';
 import type { FinishReason, MediaItem } from '../types.js';
@@ -12,7 +12,6 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Json,
   joinTextBlocks,
   type Outcome,
@@ -22,7 +21,6 @@ import {
   ShapeError,
   tokenCount,
   type UnifiedErrorCode,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** Converse `stopReason` values that end a usable turn, and what they normalize to. */
@@ -78,7 +76,7 @@ export function bedrockFailure(
   headers: HeadersLike | undefined,
   streamed?: string,
 ): FailureOutcome {
-  const error = isJson(body) ? body : {};
+  const error = isJsonObject(body) ? body : {};
   const name =
     streamed ??
     exceptionName(headerValue(headers, 'x-amzn-errortype')) ??
@@ -102,7 +100,7 @@ export function bedrockFailure(
     provider_type: name,
     original_status: original,
     original_message: typeof error.originalMessage === 'string' ? error.originalMessage : undefined,
-    provider_error: isJson(body) ? body : undefined,
+    provider_error: isJsonObject(body) ? body : undefined,
   });
   return failureForStatus(effective, message, details, code);
 }
@@ -125,7 +123,7 @@ function bedrockUsage(value: unknown): ReportedUsage | undefined {
   return {
     input: separate ? input + cached : input,
     output,
-    details: usageDetails({
+    details: omitUndefined({
       total_tokens: total,
       uncached_input_tokens: separate ? input : undefined,
       cache_read_input_tokens: read,
@@ -144,7 +142,7 @@ export function parseConverse(body: unknown, status: number, headers: HeadersLik
   const blocks = expectArray(message.content, '`output.message.content`');
   const stopReason = optionalString(root.stopReason, '`stopReason`');
   if (stopReason === undefined) throw new ShapeError('The response has no `stopReason`.');
-  const metrics = isJson(root.metrics) ? root.metrics : {};
+  const metrics = isJsonObject(root.metrics) ? root.metrics : {};
   const metadata = omitUndefined({
     provider_latency_ms: typeof metrics.latencyMs === 'number' ? metrics.latencyMs : undefined,
     stop_reason: stopReason,
@@ -155,22 +153,22 @@ export function parseConverse(body: unknown, status: number, headers: HeadersLik
   for (const entry of blocks) {
     const block = expectObject(entry, 'A content block');
     if (typeof block.text === 'string') segments.push(block.text);
-    else if (isJson(block.citationsContent) && Array.isArray(block.citationsContent.content)) {
+    else if (isJsonObject(block.citationsContent) && Array.isArray(block.citationsContent.content)) {
       segments.push(
         block.citationsContent.content
-          .map((part) => (isJson(part) && typeof part.text === 'string' ? part.text : ''))
+          .map((part) => (isJsonObject(part) && typeof part.text === 'string' ? part.text : ''))
           .join(''),
       );
     } else {
       // Any other block (a tool call, reasoning, an image) separates the texts around it; reasoning is not the
       // answer, and its tokens are already in outputTokens.
       segments.push(undefined);
-      if (isJson(block.toolUse)) {
+      if (isJsonObject(block.toolUse)) {
         const use = block.toolUse;
         calls.push(omitUndefined({ id: use.toolUseId, name: use.name, arguments: use.input }));
       }
-      const image = isJson(block.image) ? block.image : undefined;
-      const source = isJson(image?.source) ? image.source : undefined;
+      const image = isJsonObject(block.image) ? block.image : undefined;
+      const source = isJsonObject(image?.source) ? image.source : undefined;
       if (typeof source?.bytes === 'string')
         media.push({ data: source.bytes, media_type: `image/${String(image?.format ?? 'png')}` });
     }
@@ -224,12 +222,12 @@ interface BlockDraft {
 
 /** The failure of a ConverseStream exception event (`{ throttlingException: { message } }`…), else `undefined`. */
 function converseStreamError(event: unknown): FailureOutcome | undefined {
-  if (!isJson(event)) return undefined;
+  if (!isJsonObject(event)) return undefined;
   const item = keyedEvent(event);
   for (const key of STREAM_EXCEPTIONS) {
     if (item[key] !== undefined) return bedrockFailure(item[key], 200, '', undefined, key);
   }
-  if (isJson(item.streamError)) {
+  if (isJsonObject(item.streamError)) {
     const { code, message } = item.streamError;
     return bedrockFailure({ message }, 200, '', undefined, typeof code === 'string' ? code : undefined);
   }
@@ -250,32 +248,32 @@ export function assembleConverseStream(events: readonly unknown[]): StreamAssemb
     const item = keyedEvent(expectObject(event, 'A stream event'));
     const failure = converseStreamError(item);
     if (failure !== undefined) return failure;
-    if (isJson(item.messageStart)) started = true;
-    if (isJson(item.contentBlockStart)) {
+    if (isJsonObject(item.messageStart)) started = true;
+    if (isJsonObject(item.contentBlockStart)) {
       const index = blockIndex(item.contentBlockStart, drafts.length);
-      const start = isJson(item.contentBlockStart.start) ? item.contentBlockStart.start : {};
+      const start = isJsonObject(item.contentBlockStart.start) ? item.contentBlockStart.start : {};
       const draft = drafts[index] ?? {};
-      if (isJson(start.toolUse))
+      if (isJsonObject(start.toolUse))
         draft.toolUse = { toolUseId: start.toolUse.toolUseId, name: start.toolUse.name, input: '' };
       drafts[index] = draft;
     }
-    if (isJson(item.contentBlockDelta)) {
+    if (isJsonObject(item.contentBlockDelta)) {
       const index = blockIndex(item.contentBlockDelta, drafts.length);
-      const delta = isJson(item.contentBlockDelta.delta) ? item.contentBlockDelta.delta : {};
+      const delta = isJsonObject(item.contentBlockDelta.delta) ? item.contentBlockDelta.delta : {};
       const draft = drafts[index] ?? {};
       drafts[index] = draft;
       if (typeof delta.text === 'string') draft.text = (draft.text ?? '') + delta.text;
-      if (isJson(delta.toolUse) && typeof delta.toolUse.input === 'string') {
+      if (isJsonObject(delta.toolUse) && typeof delta.toolUse.input === 'string') {
         draft.toolUse ??= { input: '' };
         draft.toolUse.input += delta.toolUse.input;
       }
-      if (isJson(delta.reasoningContent)) draft.reasoning = true;
+      if (isJsonObject(delta.reasoningContent)) draft.reasoning = true;
     }
-    if (isJson(item.messageStop)) {
+    if (isJsonObject(item.messageStop)) {
       stopReason = item.messageStop.stopReason;
       stopped = true;
     }
-    if (isJson(item.metadata)) metadataEvent = item.metadata;
+    if (isJsonObject(item.metadata)) metadataEvent = item.metadata;
   }
   if (!started && !stopped) throw new ShapeError('The stream holds no ConverseStream event.');
   if (!stopped) throw new ShapeError('The stream ended before messageStop.');

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
@@ -9,7 +9,6 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Json,
   joinTextBlocks,
   type Outcome,
@@ -18,7 +17,6 @@ import {
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** Cohere `finish_reason` values (v2 and v1) that end a usable turn, and what they normalize to. */
@@ -40,12 +38,12 @@ const FAILING_FINISH_REASONS: Readonly<Record<string, UnifiedErrorCode>> = {
 
 /** The failure a Cohere error body (`{ "id": …, "message": … }`) stands for; the status decides its code. */
 function cohereFailure(body: unknown, status: number, text: string): FailureOutcome {
-  const error = isJson(body) ? body : {};
+  const error = isJsonObject(body) ? body : {};
   const message = typeof error.message === 'string' ? error.message : bodySnippet(text);
   return failureForStatus(
     status,
     message,
-    omitUndefined({ provider_error: isJson(body) ? body : undefined }),
+    omitUndefined({ provider_error: isJsonObject(body) ? body : undefined }),
   );
 }
 
@@ -55,9 +53,9 @@ function cohereFailure(body: unknown, status: number, text: string): FailureOutc
  * `tokens`; both go to `usage_details`. v1 bodies carry the same object as `meta`.
  */
 function cohereUsage(value: unknown): ReportedUsage | undefined {
-  if (!isJson(value)) return undefined;
-  const tokens = isJson(value.tokens) ? value.tokens : {};
-  const billed = isJson(value.billed_units) ? value.billed_units : {};
+  if (!isJsonObject(value)) return undefined;
+  const tokens = isJsonObject(value.tokens) ? value.tokens : {};
+  const billed = isJsonObject(value.billed_units) ? value.billed_units : {};
   const input = tokenCount(tokens.input_tokens, '`tokens.input_tokens`');
   const output = tokenCount(tokens.output_tokens, '`tokens.output_tokens`');
   const billedInput = tokenCount(billed.input_tokens, '`billed_units.input_tokens`');
@@ -66,7 +64,7 @@ function cohereUsage(value: unknown): ReportedUsage | undefined {
   return {
     input: input ?? billedInput ?? 0,
     output: output ?? billedOutput ?? 0,
-    details: usageDetails({
+    details: omitUndefined({
       billed_input_tokens: billedInput,
       billed_output_tokens: billedOutput,
       search_units: tokenCount(billed.search_units, '`billed_units.search_units`'),
@@ -79,7 +77,7 @@ function cohereToolCalls(value: unknown): Json[] | undefined {
   if (value === undefined || value === null) return undefined;
   const calls = expectArray(value, '`tool_calls`').map((item) => {
     const call = expectObject(item, 'A tool call');
-    if (isJson(call.function)) {
+    if (isJsonObject(call.function)) {
       return omitUndefined({ id: call.id, name: call.function.name, arguments: call.function.arguments });
     }
     return omitUndefined({ name: call.name, arguments: call.parameters });
@@ -166,9 +164,9 @@ function parseV1(root: Json): Outcome {
 /** Parse a Cohere chat body of either API version (v2 has `message`, v1 has `text`). */
 function parseCohereChat(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (root.message !== undefined && !isJson(root.message) && root.text === undefined)
+  if (root.message !== undefined && !isJsonObject(root.message) && root.text === undefined)
     return cohereFailure(root, status, '');
-  if (isJson(root.message)) return parseV2(root);
+  if (isJsonObject(root.message)) return parseV2(root);
   if (root.text !== undefined) return parseV1(root);
   throw new ShapeError('The body is neither a v2 chat response (`message`) nor a v1 one (`text`).');
 }
@@ -181,8 +179,8 @@ interface CallDraft {
 
 /** The `delta.message` of a v2 stream event, or an empty object. */
 function deltaMessage(event: Json): Json {
-  const delta = isJson(event.delta) ? event.delta : {};
-  return isJson(delta.message) ? delta.message : {};
+  const delta = isJsonObject(event.delta) ? event.delta : {};
+  return isJsonObject(delta.message) ? delta.message : {};
 }
 
 /**
@@ -202,7 +200,7 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
     if (typeof item.event_type === 'string') {
       if (item.event_type === 'text-generation' && typeof item.text === 'string') v1Text += item.text;
       if (item.event_type === 'stream-end') {
-        const response = isJson(item.response) ? item.response : {};
+        const response = isJsonObject(item.response) ? item.response : {};
         return {
           kind: 'body',
           body: { text: v1Text, ...response, finish_reason: item.finish_reason ?? response.finish_reason },
@@ -218,7 +216,7 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
         break;
       case 'content-start':
       case 'content-delta': {
-        const content = isJson(message.content) ? message.content : {};
+        const content = isJsonObject(message.content) ? message.content : {};
         if (content.type === 'thinking' || content.thinking !== undefined) break;
         if (typeof content.text === 'string') texts[index] = (texts[index] ?? '') + content.text;
         break;
@@ -228,8 +226,8 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
         break;
       case 'tool-call-start':
       case 'tool-call-delta': {
-        const call = isJson(message.tool_calls) ? message.tool_calls : {};
-        const fn = isJson(call.function) ? call.function : {};
+        const call = isJsonObject(message.tool_calls) ? message.tool_calls : {};
+        const fn = isJsonObject(call.function) ? call.function : {};
         const draft = calls[index] ?? { name: '', arguments: '' };
         calls[index] = draft;
         if (call.id !== undefined) draft.id = call.id;
@@ -238,7 +236,7 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
         break;
       }
       case 'message-end': {
-        const delta = isJson(item.delta) ? item.delta : {};
+        const delta = isJsonObject(item.delta) ? item.delta : {};
         if (typeof delta.error === 'string' && delta.error !== '') {
           return failureForStatus(200, delta.error, { provider_finish_reason: delta.finish_reason });
         }

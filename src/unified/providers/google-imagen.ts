@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { GOOGLE_REQUEST_ID_HEADERS, googleFailure } from './google.js';
@@ -6,7 +6,6 @@ import {
   contentFiltered,
   expectArray,
   expectObject,
-  isJson,
   type Outcome,
   optionalString,
   ShapeError,
@@ -15,7 +14,7 @@ import {
 /** Parse an Imagen `:predict` body: `predictions` of base64 images (or Cloud Storage URIs) and filtered slots. */
 function parseImagen(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (isJson(root.error)) return googleFailure(root, status);
+  if (isJsonObject(root.error)) return googleFailure(root, status);
   if (root.predictions === undefined) {
     // Imagen answers `{}` when every image was filtered and the request did not ask for includeRaiReason: the
     // body alone cannot tell that from a broken answer.

@@ -1,5 +1,6 @@
+import { isJsonObject } from '../../contract/findings.js';
 import { fromBase64, toBase64 } from '../classify-media.js';
-import { isJson, type Json, ShapeError } from './provider-outcome.js';
+import { type Json, ShapeError } from './provider-outcome.js';
 
 /**
  * The parts of one streamed Gemini candidate, folded as the unstreamed answer has them:
@@ -16,7 +17,8 @@ export class StreamParts {
 
   /** Add the next streamed part. */
   append(part: unknown): void {
-    if (isJson(part) && isJson(part.functionCall) && this.appendCall(part, part.functionCall)) return;
+    if (isJsonObject(part) && isJsonObject(part.functionCall) && this.appendCall(part, part.functionCall))
+      return;
     const chunk = inlineData(part);
     const previous = inlineData(this.parts.at(-1));
     if (
@@ -53,7 +55,7 @@ export class StreamParts {
         if (!continues && fn.partialArgs === undefined) return true;
         throw new ShapeError('Streamed function-call arguments arrived before the call named its function.');
       }
-      const args: Json = isJson(fn.args) ? { ...fn.args } : {};
+      const args: Json = isJsonObject(fn.args) ? { ...fn.args } : {};
       const { willContinue: _w, partialArgs: _p, ...rest } = fn;
       const call: Json = { ...rest, args };
       const folded = { ...part, functionCall: call };
@@ -66,7 +68,7 @@ export class StreamParts {
     if (typeof fn.name === 'string' && fn.name !== '' && fn.name !== open.call.name) {
       throw new ShapeError('A new function call started while another was still streaming its arguments.');
     }
-    if (isJson(fn.args)) Object.assign(open.args, fn.args);
+    if (isJsonObject(fn.args)) Object.assign(open.args, fn.args);
     applyPartialArgs(open.args, fn.partialArgs, open.openPaths);
     if (typeof fn.id === 'string') open.call.id = fn.id;
     if (!continues) this.openCall = undefined;
@@ -76,7 +78,7 @@ export class StreamParts {
 
 /** The inline data of a part, when it has some. */
 function inlineData(part: unknown): { mimeType: string; data: string } | undefined {
-  if (!isJson(part) || !isJson(part.inlineData)) return undefined;
+  if (!isJsonObject(part) || !isJsonObject(part.inlineData)) return undefined;
   const { mimeType, data } = part.inlineData;
   return typeof mimeType === 'string' && typeof data === 'string' ? { mimeType, data } : undefined;
 }
@@ -101,7 +103,7 @@ function applyPartialArgs(args: Json, value: unknown, openPaths: Set<string>): v
   if (value === undefined || value === null) return;
   if (!Array.isArray(value)) throw new ShapeError('`functionCall.partialArgs` is not an array.');
   for (const item of value) {
-    if (!isJson(item) || typeof item.jsonPath !== 'string')
+    if (!isJsonObject(item) || typeof item.jsonPath !== 'string')
       throw new ShapeError('A partial argument has no `jsonPath`.');
     const path = item.jsonPath;
     const segments = jsonPathSegments(path);

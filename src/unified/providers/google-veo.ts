@@ -1,11 +1,10 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
 import { GOOGLE_REQUEST_ID_HEADERS, googleFailure } from './google.js';
 import {
   contentFiltered,
   expectObject,
-  isJson,
   type Json,
   type Outcome,
   optionalString,
@@ -37,7 +36,7 @@ function videosOf(result: Json): MediaItem[] {
   const media: MediaItem[] = [];
   const samples = Array.isArray(result.generatedSamples) ? result.generatedSamples : [];
   for (const sample of samples) {
-    const video = isJson(sample) && isJson(sample.video) ? sample.video : undefined;
+    const video = isJsonObject(sample) && isJsonObject(sample.video) ? sample.video : undefined;
     if (video === undefined) continue;
     const mediaType = optionalString(video.mimeType, '`video.mimeType`') ?? 'video/mp4';
     if (typeof video.uri === 'string') media.push({ url: video.uri, media_type: mediaType });
@@ -46,7 +45,7 @@ function videosOf(result: Json): MediaItem[] {
   }
   const videos = Array.isArray(result.videos) ? result.videos : [];
   for (const video of videos) {
-    if (!isJson(video)) continue;
+    if (!isJsonObject(video)) continue;
     const mediaType = optionalString(video.mimeType, '`mimeType`') ?? 'video/mp4';
     if (typeof video.gcsUri === 'string') media.push({ url: video.gcsUri, media_type: mediaType });
     else if (typeof video.bytesBase64Encoded === 'string')
@@ -63,17 +62,17 @@ function parseOperation(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
   const name = optionalString(root.name, '`name`');
   if (name === undefined) {
-    if (isJson(root.error)) return googleFailure(root, status);
+    if (isJsonObject(root.error)) return googleFailure(root, status);
     throw new ShapeError('The body is not a long-running operation (it has no `name`).');
   }
-  const progress = isJson(root.metadata) ? root.metadata.progressPercent : undefined;
+  const progress = isJsonObject(root.metadata) ? root.metadata.progressPercent : undefined;
   const metadata = omitUndefined({
     operation_name: name,
     // Operation names embed the model: `models/veo-3.0-generate-001/operations/…`.
     model: /(?:^|\/)models\/([^/]+)\//.exec(name)?.[1],
     progress: typeof progress === 'number' ? progress : undefined,
   });
-  if (isJson(root.error)) {
+  if (isJsonObject(root.error)) {
     const code = root.error.code;
     const rpcName = typeof code === 'number' ? RPC_CODE_NAMES[code] : undefined;
     const failure = googleFailure(
@@ -90,7 +89,7 @@ function parseOperation(body: unknown, status: number): Outcome {
     };
   }
   const response = expectObject(root.response, 'The `response` of a finished operation');
-  const result = isJson(response.generateVideoResponse) ? response.generateVideoResponse : response;
+  const result = isJsonObject(response.generateVideoResponse) ? response.generateVideoResponse : response;
   const media = videosOf(result);
   const reasons = Array.isArray(result.raiMediaFilteredReasons)
     ? result.raiMediaFilteredReasons.filter((reason): reason is string => typeof reason === 'string')

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { mediaTypeFromName } from '../classify-media.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { FinishReason, MediaItem } from '../types.js';
@@ -13,14 +13,12 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Json,
   type Outcome,
   optionalString,
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /**
@@ -91,7 +89,7 @@ const ERROR_REASONS: Readonly<Record<string, UnifiedErrorCode>> = {
 function errorReason(error: Json): string | undefined {
   const details = Array.isArray(error.details) ? error.details : [];
   for (const detail of details) {
-    if (isJson(detail) && typeof detail.reason === 'string') return detail.reason;
+    if (isJsonObject(detail) && typeof detail.reason === 'string') return detail.reason;
   }
   return undefined;
 }
@@ -108,7 +106,7 @@ export function googleFailure(body: unknown, status: number, text = ''): Failure
   const details = omitUndefined({
     provider_status: rpcStatus,
     provider_reason: reason,
-    provider_error: isJson(body) ? body.error : undefined,
+    provider_error: isJsonObject(body) ? body.error : undefined,
   });
   const code =
     (reason === undefined ? undefined : ERROR_REASONS[reason]) ??
@@ -121,8 +119,8 @@ export function googleFailure(body: unknown, status: number, text = ''): Failure
  * itself; a numeric `code` inside it stands for the HTTP status the stream's 200 hides.
  */
 function googleStreamError(chunk: unknown): FailureOutcome | undefined {
-  if (!isJson(chunk)) return undefined;
-  if (isJson(chunk.error)) return googleFailure(chunk, 200);
+  if (!isJsonObject(chunk)) return undefined;
+  if (isJsonObject(chunk.error)) return googleFailure(chunk, 200);
   if (typeof chunk.message !== 'string') return undefined;
   return googleFailure({ error: chunk }, 200);
 }
@@ -138,7 +136,7 @@ function googleUsage(value: unknown): ReportedUsage | undefined {
   return {
     input: (prompt ?? 0) + (toolPrompt ?? 0),
     output: (candidates ?? 0) + (thoughts ?? 0),
-    details: usageDetails({
+    details: omitUndefined({
       prompt_tokens: prompt,
       cached_input_tokens: tokenCount(usage.cachedContentTokenCount, '`cachedContentTokenCount`'),
       tool_use_prompt_tokens: toolPrompt,
@@ -152,12 +150,12 @@ function googleUsage(value: unknown): ReportedUsage | undefined {
 /** Parse a Gemini `generateContent` body into an outcome. */
 function parseGenerateContent(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (isJson(root.error)) return googleFailure(root, status);
+  if (isJsonObject(root.error)) return googleFailure(root, status);
   const metadata = omitUndefined({
     model: optionalString(root.modelVersion, '`modelVersion`'),
     response_id: optionalString(root.responseId, '`responseId`'),
   });
-  const feedback = isJson(root.promptFeedback) ? root.promptFeedback : {};
+  const feedback = isJsonObject(root.promptFeedback) ? root.promptFeedback : {};
   if (typeof feedback.blockReason === 'string') {
     const details = omitUndefined({
       block_reason: feedback.blockReason,
@@ -185,7 +183,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
       metadata: { ...metadata, finish_reason: 'error' },
     };
   }
-  const content = isJson(candidate.content) ? candidate.content : {};
+  const content = isJsonObject(candidate.content) ? candidate.content : {};
   const parts = content.parts === undefined ? [] : expectArray(content.parts, '`content.parts`');
   const texts: string[] = [];
   const calls: Json[] = [];
@@ -194,7 +192,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
     const part = expectObject(entry, 'A part');
     // Thought summaries are reasoning, not the answer; their tokens are already counted as output.
     if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
-    if (isJson(part.functionCall))
+    if (isJsonObject(part.functionCall))
       calls.push(
         omitUndefined({
           id: part.functionCall.id,
@@ -202,13 +200,13 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
           arguments: part.functionCall.args,
         }),
       );
-    if (isJson(part.inlineData) && typeof part.inlineData.data === 'string') {
+    if (isJsonObject(part.inlineData) && typeof part.inlineData.data === 'string') {
       media.push({
         data: part.inlineData.data,
         media_type: String(part.inlineData.mimeType ?? 'application/octet-stream'),
       });
     }
-    if (isJson(part.fileData) && typeof part.fileData.fileUri === 'string') {
+    if (isJsonObject(part.fileData) && typeof part.fileData.fileUri === 'string') {
       const type =
         optionalString(part.fileData.mimeType, '`fileData.mimeType`') ??
         mediaTypeFromName(part.fileData.fileUri);
@@ -260,17 +258,18 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
   let candidate: Json | undefined;
   for (const event of events) {
     const chunk = expectObject(event, 'A stream chunk');
-    if (isJson(chunk.error)) return googleStreamError(chunk) ?? googleFailure(chunk, 200);
+    if (isJsonObject(chunk.error)) return googleStreamError(chunk) ?? googleFailure(chunk, 200);
     for (const key of ['usageMetadata', 'modelVersion', 'responseId', 'promptFeedback'] as const) {
       if (chunk[key] !== undefined) merged[key] = chunk[key];
     }
     const first = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
-    if (!isJson(first)) continue;
+    if (!isJsonObject(first)) continue;
     candidate = { ...candidate, ...first };
-    if (isJson(first.content) && Array.isArray(first.content.parts))
+    if (isJsonObject(first.content) && Array.isArray(first.content.parts))
       for (const part of first.content.parts) parts.append(part);
   }
-  const blocked = isJson(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
+  const blocked =
+    isJsonObject(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
   if (!blocked && candidate?.finishReason === undefined)
     throw new ShapeError('The stream ended before a finishReason.');
   const candidates =

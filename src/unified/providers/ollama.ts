@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import {
@@ -7,7 +7,6 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Json,
   type Outcome,
   optionalLabel,
@@ -15,7 +14,6 @@ import {
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /**
@@ -31,11 +29,11 @@ const DONE_REASONS: Readonly<Record<string, FinishReason>> = {
 
 /** The failure an Ollama error body (`{ "error": "model 'x' not found" }`) stands for; its status decides. */
 function ollamaFailure(body: unknown, status: number, text: string): FailureOutcome {
-  const error = isJson(body) ? body.error : undefined;
+  const error = isJsonObject(body) ? body.error : undefined;
   const message =
     typeof error === 'string'
       ? error
-      : isJson(error) && typeof error.message === 'string'
+      : isJsonObject(error) && typeof error.message === 'string'
         ? error.message
         : bodySnippet(text);
   return failureForStatus(status, message, omitUndefined({ provider_error: error }));
@@ -49,7 +47,7 @@ function ollamaUsage(root: Json): ReportedUsage | undefined {
   const input = tokenCount(root.prompt_eval_count, '`prompt_eval_count`');
   const output = tokenCount(root.eval_count, '`eval_count`');
   if (input === undefined && output === undefined) return undefined;
-  return { input: input ?? 0, output: output ?? 0, details: usageDetails({}) };
+  return { input: input ?? 0, output: output ?? 0, details: omitUndefined({}) };
 }
 
 /** Durations Ollama reports in nanoseconds, as milliseconds for metadata. */
@@ -69,7 +67,7 @@ function ollamaToolCalls(value: unknown): Json[] | undefined {
   if (value === undefined || value === null) return undefined;
   const calls = expectArray(value, '`message.tool_calls`').map((item) => {
     const call = expectObject(item, 'A tool call');
-    const fn = isJson(call.function) ? call.function : {};
+    const fn = isJsonObject(call.function) ? call.function : {};
     return omitUndefined({ id: call.id, name: fn.name, arguments: fn.arguments });
   });
   return calls.length > 0 ? calls : undefined;
@@ -128,7 +126,7 @@ function assembleOllamaStream(kind: 'chat' | 'generate') {
       if (chunk.error !== undefined && chunk.error !== null) {
         return ollamaFailure(chunk, 200, '');
       }
-      const message = isJson(chunk.message) ? chunk.message : {};
+      const message = isJsonObject(chunk.message) ? chunk.message : {};
       const piece = kind === 'chat' ? message.content : chunk.response;
       if (typeof piece === 'string') text += piece;
       const thought = kind === 'chat' ? message.thinking : chunk.thinking;

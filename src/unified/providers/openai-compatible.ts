@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { mediaItemFromUrl } from '../classify-media.js';
 import type { FinishReason, MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
@@ -9,7 +9,6 @@ import {
   expectArray,
   expectObject,
   type FailureOutcome,
-  isJson,
   type Json,
   type Outcome,
   optionalLabel,
@@ -31,7 +30,7 @@ function toolCalls(value: unknown): Json[] | undefined {
   if (value === undefined || value === null) return undefined;
   return expectArray(value, '`tool_calls`').map((item) => {
     const call = expectObject(item, 'A tool call');
-    const fn = isJson(call.function) ? call.function : {};
+    const fn = isJsonObject(call.function) ? call.function : {};
     return omitUndefined({ id: call.id, name: fn.name, arguments: fn.arguments });
   });
 }
@@ -40,7 +39,7 @@ function messageImages(value: unknown): MediaItem[] {
   // OpenRouter and some compatible servers return generated images as `message.images[].image_url.url`.
   if (!Array.isArray(value)) return [];
   return value.flatMap((item) => {
-    const url = isJson(item) && isJson(item.image_url) ? item.image_url.url : undefined;
+    const url = isJsonObject(item) && isJsonObject(item.image_url) ? item.image_url.url : undefined;
     return typeof url === 'string' ? [mediaItemFromUrl(url)] : [];
   });
 }
@@ -50,7 +49,7 @@ function messageText(content: unknown): string | undefined {
   if (typeof content === 'string') return content;
   // Some compatible servers send content as an array of `{ type: 'text', text }` parts.
   return expectArray(content, '`message.content`')
-    .map((part) => (isJson(part) && typeof part.text === 'string' ? part.text : ''))
+    .map((part) => (isJsonObject(part) && typeof part.text === 'string' ? part.text : ''))
     .join('');
 }
 
@@ -107,14 +106,14 @@ export function parseChatCompletion(
   if (finish === 'error') {
     // OpenRouter ends a choice with finish_reason "error" and puts the upstream error on the choice.
     const failure = openAiFailure(
-      { error: isJson(choice.error) ? choice.error : { message: 'The upstream provider failed.' } },
+      { error: isJsonObject(choice.error) ? choice.error : { message: 'The upstream provider failed.' } },
       status,
     );
     return { ...failure, metadata: { ...metadata, ...failure.metadata } };
   }
   const calls = toolCalls(message.tool_calls);
   const media = messageImages(message.images);
-  const audio = isJson(message.audio) ? message.audio : undefined;
+  const audio = isJsonObject(message.audio) ? message.audio : undefined;
   if (typeof audio?.data === 'string' && audio.data !== '') {
     media.push({
       data: audio.data,
@@ -146,7 +145,7 @@ function isBareError(chunk: Json): boolean {
  * a message with a type, code or status code, no choices); `undefined` for any other chunk.
  */
 export function chatStreamError(chunk: unknown): FailureOutcome | undefined {
-  if (!isJson(chunk)) return undefined;
+  if (!isJsonObject(chunk)) return undefined;
   if (chunk.error !== undefined && chunk.error !== null) return openAiFailure(chunk, 200);
   if (chunk.choices === undefined && typeof chunk.message === 'string' && isBareError(chunk))
     return openAiFailure({ error: chunk }, 200);
@@ -176,20 +175,20 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
       if (chunk[key] !== undefined) root[key] = chunk[key];
     if (chunk.usage !== undefined && chunk.usage !== null) root.usage = chunk.usage;
     const choice = Array.isArray(chunk.choices)
-      ? chunk.choices.find((item) => isJson(item) && (item.index ?? 0) === 0)
+      ? chunk.choices.find((item) => isJsonObject(item) && (item.index ?? 0) === 0)
       : undefined;
-    if (!isJson(choice)) continue;
-    const delta = isJson(choice.delta) ? choice.delta : {};
+    if (!isJsonObject(choice)) continue;
+    const delta = isJsonObject(choice.delta) ? choice.delta : {};
     if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
     if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
     if (Array.isArray(delta.images)) images.push(...delta.images);
     for (const item of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-      if (!isJson(item)) continue;
+      if (!isJsonObject(item)) continue;
       const index = typeof item.index === 'number' ? item.index : calls.length;
       const draft = calls[index] ?? { function: { name: '', arguments: '' } };
       calls[index] = draft;
       if (typeof item.id === 'string') draft.id = item.id;
-      const fn = isJson(item.function) ? item.function : {};
+      const fn = isJsonObject(item.function) ? item.function : {};
       if (typeof fn.name === 'string') draft.function.name += fn.name;
       if (typeof fn.arguments === 'string') draft.function.arguments += fn.arguments;
     }

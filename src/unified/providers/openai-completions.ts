@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { FinishReason } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-failure.js';
@@ -7,7 +7,6 @@ import {
   contentFiltered,
   expectArray,
   expectObject,
-  isJson,
   type Json,
   type Outcome,
   optionalLabel,
@@ -62,7 +61,7 @@ function assembleCompletionStream(events: readonly unknown[]): StreamAssembly {
       if (chunk[key] !== undefined) root[key] = chunk[key];
     if (chunk.usage !== undefined && chunk.usage !== null) root.usage = chunk.usage;
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-    const choice = choices.find((item): item is Json => isJson(item) && (item.index ?? 0) === 0);
+    const choice = choices.find((item): item is Json => isJsonObject(item) && (item.index ?? 0) === 0);
     if (choice === undefined) continue;
     if (typeof choice.text === 'string') text += choice.text;
     if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;

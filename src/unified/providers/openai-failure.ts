@@ -1,11 +1,10 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import {
   bodySnippet,
   embeddedStatus,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   saysContextLength,
 } from './provider-outcome.js';
 
@@ -62,7 +61,7 @@ const FLAGGED_WORDING = /flagged|usage polic/i;
  * (OpenRouter puts the HTTP status in a numeric `error.code`).
  */
 export function openAiFailure(body: unknown, status: number, text = ''): FailureOutcome {
-  const error = isJson(body) && isJson(body.error) ? body.error : isJson(body) ? body : {};
+  const error = isJsonObject(body) && isJsonObject(body.error) ? body.error : isJsonObject(body) ? body : {};
   const message =
     typeof error.message === 'string'
       ? error.message
@@ -71,7 +70,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
         : bodySnippet(text);
   const code = typeof error.code === 'string' ? error.code : undefined;
   const type = typeof error.type === 'string' ? error.type : undefined;
-  const effectiveStatus = embeddedStatus(status, error, isJson(body) ? body : undefined);
+  const effectiveStatus = embeddedStatus(status, error, isJsonObject(body) ? body : undefined);
   const mapped =
     (code === undefined ? undefined : OPENAI_ERROR_CODES[code]) ??
     (type === undefined ? undefined : OPENAI_ERROR_CODES[type]);
@@ -79,7 +78,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
     provider_code: error.code ?? undefined,
     provider_type: type,
     param: error.param ?? undefined,
-    provider_error: isJson(body) ? body.error : undefined,
+    provider_error: isJsonObject(body) ? body.error : undefined,
   });
   if (mapped !== undefined) return failureForStatus(effectiveStatus, message, details, mapped);
   // `invalid_prompt` is also how OpenAI refuses a prompt its safety check flagged ("flagged as potentially
@@ -88,7 +87,7 @@ export function openAiFailure(body: unknown, status: number, text = ''): Failure
     return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');
   // OpenRouter's moderation answers 403 with the flagged input and reasons in `error.metadata`.
   if (
-    isJson(error.metadata) &&
+    isJsonObject(error.metadata) &&
     (error.metadata.flagged_input !== undefined || Array.isArray(error.metadata.reasons))
   ) {
     return failureForStatus(effectiveStatus, message, details, 'CONTENT_FILTERED');

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec, StreamAssembly } from './format-spec.js';
 import { openAiFailure } from './openai-failure.js';
@@ -8,7 +8,6 @@ import {
   expectArray,
   expectObject,
   type FailureOutcome,
-  isJson,
   type Json,
   type Outcome,
   optionalLabel,
@@ -19,9 +18,9 @@ import {
 /** Parse a Responses API `response` object into an outcome. */
 export function parseResponse(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (root.object !== undefined && root.object !== 'response' && isJson(root.error))
+  if (root.object !== undefined && root.object !== 'response' && isJsonObject(root.error))
     return openAiFailure(root, status);
-  if (root.object === undefined && root.output === undefined && isJson(root.error))
+  if (root.object === undefined && root.output === undefined && isJsonObject(root.error))
     return openAiFailure(root, status);
   const state = optionalString(root.status, '`status`');
   if (state === undefined) throw new ShapeError('The response has no `status`.');
@@ -31,7 +30,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
   });
   if (state === 'failed' || state === 'cancelled') {
     const failure = openAiFailure(
-      { error: isJson(root.error) ? root.error : { message: `The response ${state}.` } },
+      { error: isJsonObject(root.error) ? root.error : { message: `The response ${state}.` } },
       status,
     );
     return { ...failure, metadata: { ...metadata, finish_reason: 'error' } };
@@ -46,7 +45,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
       const parts = expectArray(item.content, 'A message content');
       const text = parts
         .map((part) => {
-          if (!isJson(part)) return '';
+          if (!isJsonObject(part)) return '';
           if (part.type === 'refusal' && typeof part.refusal === 'string')
             refusal = (refusal ?? '') + part.refusal;
           return part.type === 'output_text' && typeof part.text === 'string' ? part.text : '';
@@ -67,7 +66,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
     }
   }
   if (refusal !== undefined) return contentFiltered(refusal, { refusal }, metadata);
-  const reason = isJson(root.incomplete_details) ? root.incomplete_details.reason : undefined;
+  const reason = isJsonObject(root.incomplete_details) ? root.incomplete_details.reason : undefined;
   if (state === 'incomplete' && reason === 'content_filter') {
     const details = { incomplete_reason: reason };
     return contentFiltered('The provider stopped the output with its content filter.', details, metadata);
@@ -110,9 +109,10 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
  * `error`; a `response.failed` event is read as its failed response. `undefined` for any other event.
  */
 function responsesStreamError(event: unknown): FailureOutcome | undefined {
-  if (!isJson(event)) return undefined;
-  if (event.type === 'error') return openAiFailure({ error: isJson(event.error) ? event.error : event }, 200);
-  if (event.type === 'response.failed' && isJson(event.response)) {
+  if (!isJsonObject(event)) return undefined;
+  if (event.type === 'error')
+    return openAiFailure({ error: isJsonObject(event.error) ? event.error : event }, 200);
+  if (event.type === 'response.failed' && isJsonObject(event.response)) {
     const outcome = parseResponse({ output: [], ...event.response, status: 'failed' }, 200);
     return outcome.kind === 'failure' ? outcome : undefined;
   }

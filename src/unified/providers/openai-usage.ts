@@ -1,4 +1,5 @@
-import { expectObject, isJson, type ReportedUsage, tokenCount, usageDetails } from './provider-outcome.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
+import { expectObject, type ReportedUsage, tokenCount } from './provider-outcome.js';
 
 /**
  * Usage of any OpenAI-family body: Chat Completions (`prompt_tokens`, `completion_tokens`), Responses, Images and
@@ -11,8 +12,10 @@ export function openAiUsage(value: unknown): ReportedUsage | undefined {
   const usage = expectObject(value, '`usage`');
   if (usage.type === 'duration') return undefined;
   const inputDetails =
-    [usage.prompt_tokens_details, usage.input_tokens_details, usage.input_token_details].find(isJson) ?? {};
-  const outputDetails = [usage.completion_tokens_details, usage.output_tokens_details].find(isJson) ?? {};
+    [usage.prompt_tokens_details, usage.input_tokens_details, usage.input_token_details].find(isJsonObject) ??
+    {};
+  const outputDetails =
+    [usage.completion_tokens_details, usage.output_tokens_details].find(isJsonObject) ?? {};
   const input = tokenCount(usage.prompt_tokens ?? usage.input_tokens, '`usage` input tokens') ?? 0;
   const output = tokenCount(usage.completion_tokens ?? usage.output_tokens, '`usage` output tokens') ?? 0;
   const total = tokenCount(usage.total_tokens, '`usage.total_tokens`');
@@ -25,7 +28,7 @@ export function openAiUsage(value: unknown): ReportedUsage | undefined {
   return {
     input,
     output: named + unnamed,
-    details: usageDetails({
+    details: omitUndefined({
       total_tokens: total,
       cached_input_tokens: tokenCount(inputDetails.cached_tokens, '`cached_tokens`'),
       text_input_tokens: tokenCount(inputDetails.text_tokens, '`text_tokens`'),

@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { canonicalMediaType, fromBase64, mediaItemFromUrl, toBase64 } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
@@ -11,7 +11,6 @@ import {
   expectArray,
   expectObject,
   type FailureOutcome,
-  isJson,
   type Json,
   type Outcome,
   optionalLabel,
@@ -36,7 +35,7 @@ function dimensions(size: unknown): { width?: number; height?: number } {
 /** Parse an Images API body (generations, edits, variations). */
 function parseImages(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (isJson(root.error) && root.data === undefined) return openAiFailure(root, status);
+  if (isJsonObject(root.error) && root.data === undefined) return openAiFailure(root, status);
   const format = typeof root.output_format === 'string' ? root.output_format : 'png';
   const size = dimensions(root.size);
   const media = expectArray(root.data, '`data`').map((entry): MediaItem => {
@@ -97,7 +96,8 @@ function parseSpeech(body: unknown, status: number, contentType: string | undefi
   if (typeof body === 'string' || mediaType === 'application/json') {
     // A JSON body with a 2xx status is an error in disguise at best; it is never audio.
     const read = readBody(typeof body === 'string' ? body : (body as Uint8Array));
-    if (read.ok && isJson(read.value) && isJson(read.value.error)) return openAiFailure(read.value, status);
+    if (read.ok && isJsonObject(read.value) && isJsonObject(read.value.error))
+      return openAiFailure(read.value, status);
     throw new ShapeError('The speech body is not audio.');
   }
   if (!(body instanceof Uint8Array)) throw new ShapeError('The speech body is not bytes.');
@@ -116,9 +116,9 @@ function parseSpeech(body: unknown, status: number, contentType: string | undefi
 /** Parse a transcription or translation JSON body (`json` and `verbose_json` response formats). */
 function parseTranscription(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (isJson(root.error) && root.text === undefined) return openAiFailure(root, status);
+  if (isJsonObject(root.error) && root.text === undefined) return openAiFailure(root, status);
   if (typeof root.text !== 'string') throw new ShapeError('The transcription has no `text`.');
-  const usage = isJson(root.usage) ? root.usage : undefined;
+  const usage = isJsonObject(root.usage) ? root.usage : undefined;
   const seconds = usage?.type === 'duration' ? usage.seconds : undefined;
   return {
     kind: 'success',
@@ -174,9 +174,12 @@ function assembleImageStream(events: readonly unknown[]): StreamAssembly {
 
 /** The failure of an image stream's `error` event (its error inside `error` or at its top level). */
 function imageStreamError(event: unknown): FailureOutcome | undefined {
-  if (!isJson(event) || (event.type !== 'error' && (event.type !== undefined || !isJson(event.error))))
+  if (
+    !isJsonObject(event) ||
+    (event.type !== 'error' && (event.type !== undefined || !isJsonObject(event.error)))
+  )
     return undefined;
-  return openAiFailure({ error: isJson(event.error) ? event.error : event }, 200);
+  return openAiFailure({ error: isJsonObject(event.error) ? event.error : event }, 200);
 }
 
 /** `openai.images`: the Images API (generations, edits, variations), whole or streamed. */
@@ -192,8 +195,8 @@ export const openAiImages: FormatSpec = {
 
 /** The failure of an `error` event of an audio stream, or `undefined` for another event. */
 function audioStreamError(item: Json): StreamAssembly | undefined {
-  if (item.type !== 'error' && !(item.type === undefined && isJson(item.error))) return undefined;
-  return openAiFailure({ error: isJson(item.error) ? item.error : item }, 200);
+  if (item.type !== 'error' && !(item.type === undefined && isJsonObject(item.error))) return undefined;
+  return openAiFailure({ error: isJsonObject(item.error) ? item.error : item }, 200);
 }
 
 /**
@@ -272,7 +275,7 @@ export const openAiTranscription: FormatSpec = {
 /** Parse a video job object of the Videos API. */
 function parseVideo(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
-  if (isJson(root.error) && root.status === undefined) return openAiFailure(root, status);
+  if (isJsonObject(root.error) && root.status === undefined) return openAiFailure(root, status);
   const id = optionalString(root.id, '`id`');
   const state = optionalString(root.status, '`status`');
   const metadata = omitUndefined({
@@ -284,7 +287,7 @@ function parseVideo(body: unknown, status: number): Outcome {
   });
   if (state === 'failed') {
     const failure = openAiFailure(
-      { error: isJson(root.error) ? root.error : { message: 'The video job failed.' } },
+      { error: isJsonObject(root.error) ? root.error : { message: 'The video job failed.' } },
       status,
     );
     return { ...failure, metadata: { ...metadata, finish_reason: 'error' } };

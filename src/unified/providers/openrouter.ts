@@ -1,9 +1,10 @@
+import { isJsonObject } from '../../contract/findings.js';
 import type { FormatSpec } from './format-spec.js';
 import { chatFormat } from './openai-compatible.js';
-import { isJson, type Json } from './provider-outcome.js';
+import type { Json } from './provider-outcome.js';
 
 function openRouterFacts(root: Json): Record<string, unknown> {
-  const usage = isJson(root.usage) ? root.usage : {};
+  const usage = isJsonObject(root.usage) ? root.usage : {};
   return {
     // OpenRouter names the upstream provider that served the request in a top-level `provider` member.
     upstream_provider: typeof root.provider === 'string' ? root.provider : undefined,

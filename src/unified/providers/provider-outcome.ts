@@ -1,4 +1,4 @@
-import { isJsonObject, omitUndefined } from '../../contract/findings.js';
+import { isJsonObject } from '../../contract/findings.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from '../error-taxonomy.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';
@@ -59,14 +59,9 @@ export class ShapeError extends Error {
 /** A plain JSON object. */
 export type Json = Record<string, unknown>;
 
-/** True for a plain object. */
-export function isJson(value: unknown): value is Json {
-  return isJsonObject(value);
-}
-
 /** The value as an object, or a {@link ShapeError} naming what was expected. */
 export function expectObject(value: unknown, what: string): Json {
-  if (!isJson(value)) throw new ShapeError(`${what} is not an object.`);
+  if (!isJsonObject(value)) throw new ShapeError(`${what} is not an object.`);
   return value;
 }
 
@@ -99,11 +94,6 @@ export function tokenCount(value: unknown, what: string): number | undefined {
     throw new ShapeError(`${what} is not a non-negative integer.`);
   }
   return value;
-}
-
-/** A usage breakdown without the members the provider did not report. */
-export function usageDetails(entries: Record<string, number | undefined>): Record<string, number> {
-  return omitUndefined(entries);
 }
 
 /**
@@ -217,7 +207,7 @@ export function embeddedStatus(status: number, error: Json, event?: Json): numbe
 
 /** The error object of a provider error body (`{ error: { … } }`), or an empty object. */
 export function errorObject(body: unknown): Json {
-  return isJson(body) && isJson(body.error) ? body.error : {};
+  return isJsonObject(body) && isJsonObject(body.error) ? body.error : {};
 }
 
 /** The message of a provider error object, else the start of the raw body text. */

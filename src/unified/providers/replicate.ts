@@ -1,4 +1,4 @@
-import { omitUndefined } from '../../contract/findings.js';
+import { isJsonObject, omitUndefined } from '../../contract/findings.js';
 import { mediaItemFromUrl } from '../classify-media.js';
 import type { MediaItem } from '../types.js';
 import type { FormatSpec } from './format-spec.js';
@@ -8,13 +8,11 @@ import {
   expectObject,
   type FailureOutcome,
   failureForStatus,
-  isJson,
   type Outcome,
   optionalString,
   type ReportedUsage,
   ShapeError,
   tokenCount,
-  usageDetails,
 } from './provider-outcome.js';
 
 /** Failure messages of models whose safety checker rejected the output or the input. */
@@ -22,7 +20,7 @@ const SAFETY_WORDING = /\bnsfw\b|safety (checker|filter)|flagged as sensitive|co
 
 /** The failure a Replicate error body (problem details: `{ title, detail, status }`) stands for. */
 function replicateFailure(body: unknown, status: number, text = ''): FailureOutcome {
-  const problem = isJson(body) ? body : {};
+  const problem = isJsonObject(body) ? body : {};
   const message =
     typeof problem.detail === 'string'
       ? problem.detail
@@ -32,7 +30,7 @@ function replicateFailure(body: unknown, status: number, text = ''): FailureOutc
   return failureForStatus(
     status,
     message,
-    omitUndefined({ provider_title: problem.title, provider_error: isJson(body) ? body : undefined }),
+    omitUndefined({ provider_title: problem.title, provider_error: isJsonObject(body) ? body : undefined }),
   );
 }
 
@@ -42,7 +40,7 @@ function isUrl(value: string): boolean {
 
 /** Split a prediction's output into text (language models stream tokens as an array of strings) and media. */
 function splitOutput(output: unknown): { text: string | undefined; media: MediaItem[] } {
-  const values = Array.isArray(output) ? output : isJson(output) ? Object.values(output) : [output];
+  const values = Array.isArray(output) ? output : isJsonObject(output) ? Object.values(output) : [output];
   const media: MediaItem[] = [];
   const texts: string[] = [];
   for (const value of values) {
@@ -52,14 +50,14 @@ function splitOutput(output: unknown): { text: string | undefined; media: MediaI
     if (isUrl(value)) media.push(mediaItemFromUrl(value));
     else texts.push(value);
   }
-  return { text: texts.length > 0 && !isJson(output) ? texts.join('') : undefined, media };
+  return { text: texts.length > 0 && !isJsonObject(output) ? texts.join('') : undefined, media };
 }
 
 function replicateUsage(metrics: Record<string, unknown>): ReportedUsage | undefined {
   const input = tokenCount(metrics.input_token_count, '`metrics.input_token_count`');
   const output = tokenCount(metrics.output_token_count, '`metrics.output_token_count`');
   if (input === undefined && output === undefined) return undefined;
-  return { input: input ?? 0, output: output ?? 0, details: usageDetails({}) };
+  return { input: input ?? 0, output: output ?? 0, details: omitUndefined({}) };
 }
 
 /** Parse a Replicate prediction object; `failed`, `canceled` and `aborted` are failures even with HTTP 2xx. */
@@ -69,7 +67,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
     return replicateFailure(root, status < 400 ? 502 : status);
   }
   const state = optionalString(root.status, '`status`');
-  const metrics = isJson(root.metrics) ? root.metrics : {};
+  const metrics = isJsonObject(root.metrics) ? root.metrics : {};
   const predictTime = typeof metrics.predict_time === 'number' ? metrics.predict_time : undefined;
   const metadata = omitUndefined({
     model: optionalString(root.model, '`model`') ?? optionalString(root.version, '`version`'),
@@ -89,7 +87,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
       metadata: omitUndefined({
         ...metadata,
         job_status: 'pending',
-        output: partial !== undefined && isJson(root.output) ? root.output : undefined,
+        output: partial !== undefined && isJsonObject(root.output) ? root.output : undefined,
       }),
     };
   }
@@ -97,7 +95,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
     const reason =
       typeof root.error === 'string'
         ? root.error
-        : isJson(root.error)
+        : isJsonObject(root.error)
           ? JSON.stringify(root.error)
           : undefined;
     const message = reason ?? `The prediction ${state}.`;
@@ -119,7 +117,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
   if (root.output === undefined || root.output === null)
     throw new ShapeError('The prediction succeeded without output.');
   const { text, media } = splitOutput(root.output);
-  if (text === undefined && media.length === 0 && !isJson(root.output)) {
+  if (text === undefined && media.length === 0 && !isJsonObject(root.output)) {
     throw new ShapeError('The prediction output holds neither text nor media.');
   }
   return {
@@ -132,7 +130,7 @@ function parsePrediction(body: unknown, status: number): Outcome {
       ...metadata,
       job_status: 'completed',
       finish_reason: 'stop',
-      output: isJson(root.output) ? root.output : undefined,
+      output: isJsonObject(root.output) ? root.output : undefined,
     }),
   };
 }
