@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -114,6 +114,33 @@ describe('verdict gateway under hostile clients', () => {
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
     expect(body).toMatchObject({ success: false, error: { code: 'REQUEST_TIMEOUT' }, provider: 'system' });
     expect(logLines(cli.io.stderr.text()).at(-1)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+  });
+
+  test('past maxConnections, a new connection is closed at once; the gateway serves again once they end', async () => {
+    const cli = await startCli({ maxConnections: 2 });
+    const { port } = new URL(cli.url);
+    const open = () =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const held = [await open(), await open()];
+    const extra = await open();
+    const ended = await new Promise<string>((resolve) => {
+      let received = '';
+      extra.on('data', (chunk) => {
+        received += chunk.toString();
+      });
+      extra.on('close', () => resolve(received));
+      extra.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(ended).toBe('');
+    for (const socket of held) socket.destroy();
+    await expect
+      .poll(async () => (await fetch(`${cli.url}/healthz`).catch(() => undefined))?.status)
+      .toBe(200);
     cli.stop();
     expect(await cli.exit).toBe(0);
   });
