@@ -235,7 +235,10 @@ describe('a Gemini stream', () => {
     `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Half an' }], role: 'model' }, index: 0, ...candidate }] })}\r\n\r\n`;
 
   test('is a success only with its final candidate (finishReason)', async () => {
-    const gateway = createGateway({ providers: replay.providers(), retries: 0 });
+    const gateway = createGateway({
+      providers: replay.providers() as GatewayOptions['providers'],
+      retries: 0,
+    });
     const ask = async () =>
       readStreamEnvelope(
         await (await gateway.request('/v1/text', text('google:gemini-2.5-flash', { stream: true }))).text(),
