@@ -150,6 +150,8 @@ describe('verdict gateway under hostile clients', () => {
     expect(await run(['gateway', '--port', '0'], io)).toBe(2);
     expect(io.stderr.text()).toContain('at least 16 characters');
     expect(io.stderr.text()).not.toContain('serving on');
+    const checked = memoryIo({ env: { VERDICT_GATEWAY_KEYS: 'a,b' }, cwd: dir });
+    expect(await run(['gateway', '--check-config'], checked)).toBe(2);
   });
 
   test('--console DIR serves regular files inside DIR only: no dotfiles, no symlinks out, unless asked', async () => {

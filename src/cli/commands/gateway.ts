@@ -205,13 +205,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   }
   const providers = Object.keys(config.providers ?? providersFromEnv(io.env));
   const aliases = Object.keys(config.aliases ?? {});
-  if (options['check-config']) {
-    const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
-    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
-    return EXIT.success;
-  }
-  // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
@@ -228,9 +222,15 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   } catch (error) {
     // A gateway key too short (from the environment too) is a configuration error like any other.
     if (!isVerdictError(error)) throw error;
-    if (!parsed.json) io.stderr.write(`verdict gateway: ${error.message}\n`);
     return usageFailure(io, parsed.json, error.message);
   }
+  if (options['check-config']) {
+    const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
+    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
+    return EXIT.success;
+  }
+  // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const headersTimeout = config.headersTimeoutMs ?? 10_000;
   const bodyTimeout = config.bodyTimeoutMs ?? 30_000;
   let server: Server;
