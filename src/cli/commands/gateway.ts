@@ -342,15 +342,17 @@ function answerClientError(
       socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     });
   } else {
+    // The client is gone (or its answer started already): a request it had in flight logs itself.
     socket.destroy();
+    return;
   }
   log(
     JSON.stringify({
       time: new Date().toISOString(),
       trace_id: traceId,
       route: 'other',
-      status: closedByClient ? 499 : statusForCode(code),
-      code: closedByClient ? 'client_closed' : code,
+      status: statusForCode(code),
+      code,
     }),
   );
 }
