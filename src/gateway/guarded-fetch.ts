@@ -159,16 +159,19 @@ function cutShort(reason: string): UpstreamFault {
 
 /**
  * `body` passed through `check` chunk by chunk; `finish` says whether its end is a proper end. A fault from
- * either aborts the upstream request (`abort`) and errors the stream, so what was read is dropped.
+ * either aborts the upstream request (`abort`) and errors the stream, so what was read is dropped. `settle` is
+ * called when the body is over, however it ended (read to its end, failed, cancelled).
  */
 function guardBody(
   body: ReadableStream<Uint8Array>,
   upstream: AbortController,
   check: (chunk: Uint8Array) => UpstreamFault | undefined,
   finish: () => UpstreamFault | undefined,
+  settle: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, fault: UpstreamFault) => {
+    settle();
     upstream.abort(fault);
     reader.cancel(fault).catch(() => undefined);
     controller.error(fault);
@@ -179,6 +182,7 @@ function guardBody(
       try {
         read = await reader.read();
       } catch {
+        settle();
         // Aborted by the deadline, the client or a bound: that reason; else the provider dropped the connection.
         controller.error(
           upstream.signal.aborted ? abortReason(upstream.signal) : cutShort('connection_reset'),
@@ -187,8 +191,9 @@ function guardBody(
       }
       if (read.done) {
         const fault = finish();
-        if (fault === undefined) controller.close();
-        else fail(controller, fault);
+        if (fault !== undefined) return fail(controller, fault);
+        settle();
+        controller.close();
         return;
       }
       const fault = check(read.value);
@@ -196,6 +201,7 @@ function guardBody(
       else fail(controller, fault);
     },
     cancel(reason) {
+      settle();
       upstream.abort(reason);
       return reader.cancel(reason);
     },
@@ -252,6 +258,8 @@ export function createGuardedFetch(
     } finally {
       clearTimeout(firstByte);
     }
+    // Called when the answer is over however it ended, so a request polled many times (a video job) does not
+    // pile listeners onto its signal.
     const release = () => outer?.removeEventListener('abort', onOuterAbort);
     const refuse = (fault: UpstreamFault): never => {
       release();
@@ -316,10 +324,8 @@ export function createGuardedFetch(
         response.body,
         upstream,
         (chunk) => watch.push(chunk),
-        () => {
-          release();
-          return !response.ok || watch.ended ? undefined : cutShort('no_end_of_answer');
-        },
+        () => (!response.ok || watch.ended ? undefined : cutShort('no_end_of_answer')),
+        release,
       );
     } else {
       let size = 0;
@@ -336,10 +342,8 @@ export function createGuardedFetch(
               )
             : undefined;
         },
-        () => {
-          release();
-          return undefined;
-        },
+        () => undefined,
+        release,
       );
     }
     return new Response(body, {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { type FaultProvider, startFaultProvider } from '../helpers/fault-provider.js';
+import { type ReplayProviders, startReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 
 const KEY = 'sk-fault-provider-key-0123456789';
@@ -221,5 +222,33 @@ describe('the gateway in front of a faulty provider', () => {
     expect(faults.requests.at(-1)?.headers.traceparent).toMatch(
       new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`),
     );
+  });
+});
+
+describe('a Gemini stream', () => {
+  let replay: ReplayProviders;
+  beforeAll(async () => {
+    replay = await startReplayProviders();
+  });
+  afterAll(() => replay.close());
+  const chunk = (candidate: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Half an' }], role: 'model' }, index: 0, ...candidate }] })}\r\n\r\n`;
+
+  test('is a success only with its final candidate (finishReason)', async () => {
+    const gateway = createGateway({
+      providers: replay.providers() as GatewayOptions['providers'],
+      retries: 0,
+    });
+    const ask = async () =>
+      readStreamEnvelope(
+        await (await gateway.request('/v1/text', text('google:gemini-2.5-flash', { stream: true }))).text(),
+      ).envelope;
+    replay.enqueue({ headers: { 'content-type': 'text/event-stream' }, sse: chunk({}) });
+    expect(await ask()).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+    replay.enqueue({
+      headers: { 'content-type': 'text/event-stream' },
+      sse: chunk({ finishReason: 'STOP' }),
+    });
+    expect(await ask()).toMatchObject({ success: true, content: 'Half an' });
   });
 });

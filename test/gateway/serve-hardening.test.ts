@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -118,11 +118,40 @@ describe('verdict gateway under hostile clients', () => {
     expect(await cli.exit).toBe(0);
   });
 
+  test('past maxConnections, a new connection is closed at once; the gateway serves again once they end', async () => {
+    const cli = await startCli({ maxConnections: 2 });
+    const { port } = new URL(cli.url);
+    const open = () =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const held = [await open(), await open()];
+    const extra = await open();
+    const ended = await new Promise<string>((resolve) => {
+      let received = '';
+      extra.on('data', (chunk) => {
+        received += chunk.toString();
+      });
+      extra.on('close', () => resolve(received));
+      extra.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(ended).toBe('');
+    for (const socket of held) socket.destroy();
+    await expect
+      .poll(async () => (await fetch(`${cli.url}/healthz`).catch(() => undefined))?.status)
+      .toBe(200);
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+  });
+
   test('keys from VERDICT_GATEWAY_KEYS shorter than 16 characters are refused at start', async () => {
     const io = memoryIo({ env: { VERDICT_GATEWAY_KEYS: 'a,b' }, cwd: dir });
     expect(await run(['gateway', '--port', '0'], io)).toBe(2);
     expect(io.stderr.text()).toContain('at least 16 characters');
     expect(io.stderr.text()).not.toContain('serving on');
+    const checked = memoryIo({ env: { VERDICT_GATEWAY_KEYS: 'a,b' }, cwd: dir });
+    expect(await run(['gateway', '--check-config'], checked)).toBe(2);
   });
 
   test('--console DIR serves regular files inside DIR only: no dotfiles, no symlinks out, unless asked', async () => {

@@ -179,8 +179,7 @@ export async function startFaultProvider(): Promise<FaultProvider> {
         return writeEndlessly(res, '{"id":"');
       case 'many-events':
         sse();
-        for (let index = 0; index < 2000 && !res.destroyed; index++)
-          res.write(': keep-alive\n\ndata: {}\n\n');
+        for (let index = 0; index < 2000 && !res.destroyed; index++) res.write(': keep-alive\n\n');
         return res.end();
       case 'truncated-stream':
         sse();
@@ -202,13 +201,29 @@ export async function startFaultProvider(): Promise<FaultProvider> {
           res.write(openAiChunk(model, { content: 'Half an' }));
         }
         return res.end();
-      case 'reset-mid-stream':
+      case 'reset-mid-stream': {
         sse();
-        res.write(openAiChunk(model, { role: 'assistant', content: '' }));
-        res.write(openAiChunk(model, { content: 'Half an' }), () =>
-          setImmediate(() => res.socket?.destroy()),
-        );
+        const cut = () => setImmediate(() => res.socket?.destroy());
+        if (anthropic) {
+          res.write(
+            anthropicEvent('message_start', { message: { ...anthropicMessage(model, ''), content: [] } }),
+          );
+          res.write(
+            anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          );
+          res.write(
+            anthropicEvent('content_block_delta', {
+              index: 0,
+              delta: { type: 'text_delta', text: 'Half an' },
+            }),
+            cut,
+          );
+        } else {
+          res.write(openAiChunk(model, { role: 'assistant', content: '' }));
+          res.write(openAiChunk(model, { content: 'Half an' }), cut);
+        }
         return;
+      }
       case 'reset-before-text': {
         // The first request is cut before any text; the next one answers, so a retry succeeds.
         const seen = requests.filter((request) => request.model === model).length;

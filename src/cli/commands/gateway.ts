@@ -366,20 +366,15 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       { key_variables: providerKeyVariables() },
     );
   }
-  if (options['check-config']) {
-    const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
-    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
-    return EXIT.success;
-  }
   const consoleHandler = consoleOption(consoleDir, {
     dotfiles: options['console-dotfiles'] === true,
     symlinks: options['console-symlinks'] === true,
   });
-  // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
-  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  const opened = await openGatewayStore(options.store, io, parsed.json);
+  // --check-config opens no store: it checks the configuration only.
+  const opened = options['check-config'] ? undefined : await openGatewayStore(options.store, io, parsed.json);
   if (typeof opened === 'number') return opened;
   const store = opened?.store;
+  // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
   try {
@@ -395,9 +390,15 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     // A gateway key too short (from the environment too) is a configuration error like any other.
     await store?.close().catch(() => undefined);
     if (!isVerdictError(error)) throw error;
-    if (!parsed.json) io.stderr.write(`verdict gateway: ${error.message}\n`);
     return usageFailure(io, parsed.json, error.message);
   }
+  if (options['check-config']) {
+    const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
+    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
+    return EXIT.success;
+  }
+  // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const headersTimeout = config.headersTimeoutMs ?? 10_000;
   const bodyTimeout = config.bodyTimeoutMs ?? 30_000;
   let server: Server;
@@ -517,15 +518,17 @@ function answerClientError(
       socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     });
   } else {
+    // The client is gone (or its answer started already): a request it had in flight logs itself.
     socket.destroy();
+    return;
   }
   log(
     JSON.stringify({
       time: new Date().toISOString(),
       trace_id: traceId,
       route: 'other',
-      status: closedByClient ? 499 : statusForCode(code),
-      code: closedByClient ? 'client_closed' : code,
+      status: statusForCode(code),
+      code,
     }),
   );
 }

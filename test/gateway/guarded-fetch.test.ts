@@ -1,0 +1,98 @@
+import { describe, expect, test } from 'vitest';
+import {
+  createGuardedFetch,
+  DEFAULT_UPSTREAM_BOUNDS,
+  STREAM_REQUEST_HEADER,
+} from '../../src/gateway/guarded-fetch.js';
+import { createRedactor } from '../../src/gateway/redact-secrets.js';
+import { findUpstreamFault } from '../../src/gateway/upstream-fault.js';
+
+/** A base fetch answering `chunks` as a stream of server-sent events, each chunk as one read. */
+function sseAnswer(chunks: string[]): typeof fetch {
+  return async () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+          controller.close();
+        },
+      }),
+      { headers: { 'content-type': 'text/event-stream' } },
+    );
+}
+
+async function readAll(response: Response): Promise<unknown> {
+  try {
+    await response.text();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+const streamed = { method: 'POST', headers: { [STREAM_REQUEST_HEADER]: '1' }, body: '{}' };
+
+describe('createGuardedFetch', () => {
+  test('finds the end signal whatever the line endings and chunk boundaries', async () => {
+    for (const chunks of [
+      ['data: {"a":1}\r\n\r\ndata: [DO', 'NE]\r', '\n\r\n'],
+      ['data: {"a":1}\r\rdata: [DONE]\r\r'],
+      ['data: {"choices":[{"finish_reason":"stop"}]}\n\n'],
+      ['event: message_stop\ndata: {"type":"message_stop"}\n\n'],
+    ]) {
+      const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, sseAnswer(chunks));
+      expect(
+        await readAll(await guarded('http://provider.test/v1', streamed)),
+        chunks.join('|'),
+      ).toBeUndefined();
+    }
+  });
+
+  test('a model output that spells an end signal inside its JSON text does not end the stream', async () => {
+    const guarded = createGuardedFetch(
+      DEFAULT_UPSTREAM_BOUNDS,
+      sseAnswer(['data: {"choices":[{"delta":{"content":"\\"finish_reason\\":\\"stop\\" [DONE]"}}]}\n\n']),
+    );
+    const fault = findUpstreamFault(await readAll(await guarded('http://provider.test/v1', streamed)));
+    expect(fault?.details).toEqual({ reason: 'no_end_of_answer' });
+  });
+
+  test('the stream-request header is not sent to the provider', async () => {
+    let sent: Headers | undefined;
+    const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, async (_input, init) => {
+      sent = new Headers(init?.headers);
+      return new Response('{}', { headers: { 'content-type': 'application/json' } });
+    });
+    await guarded('http://provider.test/v1', {
+      headers: { [STREAM_REQUEST_HEADER]: '1', 'x-other': 'kept' },
+    }).catch(() => undefined);
+    expect(sent?.has(STREAM_REQUEST_HEADER)).toBe(false);
+    expect(sent?.get('x-other')).toBe('kept');
+  });
+
+  test('a same-origin redirect of a GET is followed once, a second one is refused', async () => {
+    const asked: string[] = [];
+    const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, async (input) => {
+      asked.push(String(input));
+      return new Response(null, { status: 302, headers: { location: `/next-${asked.length}` } });
+    });
+    const error = await guarded('http://provider.test/v1/operation').catch((caught: unknown) => caught);
+    expect(asked).toEqual(['http://provider.test/v1/operation', 'http://provider.test/next-1']);
+    expect(findUpstreamFault(error)).toMatchObject({
+      failureCode: 'PROVIDER_ERROR',
+      details: { http_status: 302, redirect: 'same_origin' },
+    });
+  });
+});
+
+describe('createRedactor', () => {
+  test('removes configured secrets and key shapes, keeps ordinary words', () => {
+    const { redact, redactConfigured } = createRedactor(['my-configured-secret-value', 'short']);
+    expect(
+      redact('key my-configured-secret-value, Bearer abc.def-123, sk-proj-AbC123xyz, ?key=AIzaSyD0 short'),
+    ).toBe('key [redacted], Bearer [redacted], [redacted], ?key=[redacted] short');
+    expect(redactConfigured('print("sk-example-in-code") my-configured-secret-value')).toBe(
+      'print("sk-example-in-code") [redacted]',
+    );
+  });
+});
