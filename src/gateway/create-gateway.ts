@@ -168,6 +168,15 @@ function routeLabel(path: string): string {
     : 'other';
 }
 
+/** How a sentence names the models of a modality ("no video models"). */
+const MODEL_NOUN: Readonly<Record<Modality, string>> = {
+  text: 'text',
+  images: 'image',
+  speech: 'speech',
+  transcriptions: 'transcription',
+  videos: 'video',
+};
+
 function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): GatewayRuntime {
   const env = options.env ?? {};
   const settings = options.providers ?? providersFromEnv(env);
@@ -218,7 +227,7 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
             ok: false,
             failure: systemFailure(
               'VALIDATION_ERROR',
-              `Provider "${provider.id}" offers no ${modality} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              `Provider "${provider.id}" offers no ${MODEL_NOUN[modality]} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
               traceId,
               { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
             ),

@@ -77,7 +77,8 @@ export const normalizeCommand = defineCommand({
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
   errorCodes: {
-    invalid_arguments: 'The command line is wrong, or FILE could not be read.',
+    invalid_arguments: 'The command line is wrong.',
+    invalid_json_input: 'FILE could not be read (details.read_error says why); exit 1, as in every command.',
     ...ENVELOPE_FAILURES,
   },
   async run({ options, positionals }, ctx) {
@@ -110,8 +111,14 @@ export const normalizeCommand = defineCommand({
       );
     }
     const input = await readInput(file, ctx.io);
-    if (!input.ok)
-      return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
+    // An input that cannot be read is the same failure in every command (docs/cli.md, "Exit status"): exit 1.
+    if (!input.ok) {
+      return fail(`${file === '-' ? 'Standard input' : file} could not be read.`, {
+        error: `${input.error.reason}: ${input.error.message}`,
+        error_code: 'invalid_json_input',
+        details: { file, read_error: input.error },
+      });
+    }
     const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
     const envelope: UnifiedOutput = options.stream
       ? normalizeStream({ ...common, events: input.bytes })
