@@ -1155,6 +1155,7 @@ function validateMcpResult(document, options) {
       options.toolDefinitionDuplicates ?? [],
       findings
     );
+    facts.output_schema_checked = isJsonObject(options.toolDefinition) && Object.hasOwn(options.toolDefinition, "outputSchema");
   }
   if (!isJsonObject(document)) {
     findings.violation("mcp_not_an_object", "", "An MCP tool result must be a JSON object.");
@@ -1217,7 +1218,7 @@ function validateMcpResult(document, options) {
   return report({ success, structuredContent: structured });
 }
 
-// node_modules/@noble/hashes/_u64.js
+// ../../main/node_modules/@noble/hashes/_u64.js
 var fromNumH = (n) => n / 2 ** 32 | 0;
 var fromNumL = (n) => n >>> 0;
 function setU64FromNum(view, byteOffset, n, isLE) {
@@ -1227,7 +1228,7 @@ function setU64FromNum(view, byteOffset, n, isLE) {
   view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
 }
 
-// node_modules/@noble/hashes/utils.js
+// ../../main/node_modules/@noble/hashes/utils.js
 function isBytes(a) {
   return a instanceof Uint8Array || ArrayBuffer.isView(a) && a.constructor.name === "Uint8Array" && "BYTES_PER_ELEMENT" in a && a.BYTES_PER_ELEMENT === 1;
 }
@@ -1329,7 +1330,7 @@ var oidNist = (suffix) => ({
   oid: Uint8Array.from([6, 9, 96, 134, 72, 1, 101, 3, 4, 2, suffix])
 });
 
-// node_modules/@noble/hashes/_md.js
+// ../../main/node_modules/@noble/hashes/_md.js
 function Chi(a, b, c) {
   return a & b ^ ~a & c;
 }
@@ -1442,7 +1443,7 @@ var SHA256_IV = /* @__PURE__ */ Uint32Array.from([
   1541459225
 ]);
 
-// node_modules/@noble/hashes/sha2.js
+// ../../main/node_modules/@noble/hashes/sha2.js
 var SHA256_K = /* @__PURE__ */ Uint32Array.from([
   1116352408,
   1899447441,
@@ -1886,17 +1887,18 @@ function syncDirectory(directory) {
 
 // src/evidence/produce-receipt.ts
 function produceReceipt(options) {
-  const { cwd } = options;
+  const { cwd, stdin } = options;
+  const read = (file) => file === "-" && stdin !== void 0 ? { file, bytes: stdin } : readEvidenceFile(file, cwd);
   const inputs = [
     options.success,
     options.failure,
     ...options.toolDefinition === void 0 ? [] : [options.toolDefinition]
-  ];
+  ].filter((file) => !(file === "-" && stdin !== void 0));
   const receipt = createReceipt({
     profile: options.profile,
-    success: readEvidenceFile(options.success, cwd),
-    failure: readEvidenceFile(options.failure, cwd),
-    toolDefinition: options.toolDefinition === void 0 ? void 0 : readEvidenceFile(options.toolDefinition, cwd),
+    success: read(options.success),
+    failure: read(options.failure),
+    toolDefinition: options.toolDefinition === void 0 ? void 0 : read(options.toolDefinition),
     sha256: nodeSha256Hex
   });
   if (options.report === void 0) return receipt;
