@@ -243,7 +243,7 @@ function createRuntime(options: GatewayOptions, metrics: GatewayMetrics): Gatewa
         failure: systemFailure(
           'NOT_FOUND',
           configured.length === 0
-            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, or give a config file).`
+            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, give a config file, or start verdict gateway with --demo to try demo:any-model offline).`
             : `Unknown model "${model}": use provider:model with a configured provider (${configured.join(', ')})${names.length > 0 ? ` or an alias (${names.join(', ')})` : ''}.`,
           traceId,
           { model, providers: configured, aliases: names, unknown: problems },
