@@ -231,13 +231,91 @@ function locate(text, offset, start) {
 // src/json/scan-json.ts
 var ARRAY = 0;
 var OBJECT = 1;
+var SMALL_OBJECT = 16;
+var MemberNames = class {
+  names = [];
+  reported = [];
+  starts = [];
+  maps = [];
+  /** Starts the object at `depth`. */
+  open(depth) {
+    this.starts[depth] = this.names.length;
+    this.maps[depth] = void 0;
+  }
+  /** Forgets the names of the object at `depth`, which has closed. */
+  close(depth) {
+    const from = this.starts[depth];
+    if (this.names.length !== from) {
+      this.names.length = from;
+      this.reported.length = from;
+    }
+  }
+  /** Records `key` in the object at `depth`; true the first time it repeats there, so each repeat is reported once. */
+  add(depth, key) {
+    const map = this.maps[depth];
+    if (map !== void 0) {
+      const reported2 = map.get(key);
+      if (reported2 === void 0) map.set(key, false);
+      else if (!reported2) map.set(key, true);
+      return reported2 === false;
+    }
+    const { names, reported } = this;
+    const from = this.starts[depth];
+    const to = names.length;
+    let found = from;
+    while (found < to && names[found] !== key) found++;
+    if (found < to) {
+      if (reported[found]) return false;
+      reported[found] = true;
+      return true;
+    }
+    if (to - from < SMALL_OBJECT) {
+      names.push(key);
+      reported.push(false);
+      return false;
+    }
+    const grown = /* @__PURE__ */ new Map();
+    for (let k = from; k < to; k++) grown.set(names[k], reported[k]);
+    grown.set(key, false);
+    this.maps[depth] = grown;
+    names.length = from;
+    reported.length = from;
+    return false;
+  }
+};
+var PathSegments = class {
+  segments = [];
+  /** pointers[k] renders the first k segments, for every k up to `valid`. */
+  pointers = [""];
+  valid = 0;
+  /** Sets the segment of the container at `depth` (its current member name or element index). */
+  set(depth, segment) {
+    this.segments[depth] = segment;
+    if (this.valid > depth) this.valid = depth;
+  }
+  /** The element index of the array at `depth`. */
+  index(depth) {
+    return this.segments[depth];
+  }
+  /** The RFC 6901 JSON Pointer of the container at `depth`: its first `depth` segments. */
+  pointer(depth) {
+    const { pointers, segments } = this;
+    for (let k = this.valid; k < depth; k++) {
+      const segment = segments[k];
+      pointers[k + 1] = typeof segment === "number" ? `${pointers[k]}/${segment}` : `${pointers[k]}/${segment.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    }
+    if (depth > this.valid) this.valid = depth;
+    return pointers[depth];
+  }
+};
 function scanJson(text, start, maxDepth) {
   const n = text.length;
   const duplicates = [];
   const kinds = [];
-  const memberNames = [];
-  const segments = [];
+  const names = new MemberNames();
+  const path = new PathSegments();
   let i = start;
+  let nameNext = false;
   const fail = (reason, offset, message) => ({
     error: { reason, offset, message },
     duplicates
@@ -247,28 +325,21 @@ function scanJson(text, start, maxDepth) {
     at,
     at >= n ? `Unexpected end of input; expected ${expected}.` : `Unexpected ${describe2(text, at)}; expected ${expected}.`
   );
-  const readMemberName = () => {
-    i = skipWhitespace(text, i);
-    if (text.charCodeAt(i) !== 34) return unexpected(i, "a member name in double quotes");
-    const end = scanString(text, i);
-    if (end < 0) return stringError(text, i, fail);
-    const key = decodeString(text, i + 1, end - 1);
-    const depth = kinds.length - 1;
-    const seen = memberNames[depth];
-    const reported = seen.get(key);
-    if (reported === void 0) seen.set(key, false);
-    else if (!reported) {
-      duplicates.push({ path: toJsonPointer(segments, depth), key });
-      seen.set(key, true);
-    }
-    segments[depth] = key;
-    i = skipWhitespace(text, end);
-    if (text.charCodeAt(i) !== 58) return unexpected(i, "':' after the member name");
-    i++;
-    return void 0;
-  };
   for (; ; ) {
     i = skipWhitespace(text, i);
+    if (nameNext) {
+      nameNext = false;
+      if (text.charCodeAt(i) !== 34) return unexpected(i, "a member name in double quotes");
+      const end = scanString(text, i);
+      if (end < 0) return stringError(text, i, fail);
+      const key = decodeString(text, i + 1, end - 1);
+      const depth = kinds.length - 1;
+      if (names.add(depth, key)) duplicates.push({ path: path.pointer(depth), key });
+      path.set(depth, key);
+      i = skipWhitespace(text, end);
+      if (text.charCodeAt(i) !== 58) return unexpected(i, "':' after the member name");
+      i = skipWhitespace(text, i + 1);
+    }
     const c = text.charCodeAt(i);
     if (c === 123 || c === 91) {
       if (kinds.length >= maxDepth) {
@@ -278,25 +349,22 @@ function scanJson(text, start, maxDepth) {
       const depth = kinds.length;
       if (c === 123) {
         kinds.push(OBJECT);
-        memberNames.push(/* @__PURE__ */ new Map());
-        if (text.charCodeAt(i) === 125) {
-          i++;
-          closeContainer();
-        } else {
-          const error = readMemberName();
-          if (error) return error;
+        names.open(depth);
+        if (text.charCodeAt(i) !== 125) {
+          nameNext = true;
           continue;
         }
+        i++;
+        names.close(depth);
+        kinds.pop();
       } else {
         kinds.push(ARRAY);
-        memberNames.push(void 0);
-        if (text.charCodeAt(i) === 93) {
-          i++;
-          closeContainer();
-        } else {
-          segments[depth] = 0;
+        if (text.charCodeAt(i) !== 93) {
+          path.set(depth, 0);
           continue;
         }
+        i++;
+        kinds.pop();
       }
     } else if (c === 34) {
       const end = scanString(text, i);
@@ -326,33 +394,19 @@ function scanJson(text, start, maxDepth) {
       const d = text.charCodeAt(i);
       if (d === 44) {
         i++;
-        if (kind === OBJECT) {
-          const error = readMemberName();
-          if (error) return error;
-        } else {
-          segments[depth] = segments[depth] + 1;
-        }
+        if (kind === OBJECT) nameNext = true;
+        else path.set(depth, path.index(depth) + 1);
         break;
       }
       if (kind === OBJECT && d === 125 || kind === ARRAY && d === 93) {
         i++;
-        closeContainer();
+        if (kind === OBJECT) names.close(depth);
+        kinds.pop();
         continue;
       }
       return unexpected(i, kind === OBJECT ? "',' or '}'" : "',' or ']'");
     }
   }
-  function closeContainer() {
-    kinds.pop();
-    memberNames.pop();
-  }
-}
-function toJsonPointer(segments, depth) {
-  let pointer = "";
-  for (let k = 0; k < depth; k++) {
-    pointer += `/${String(segments[k]).replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  }
-  return pointer;
 }
 function skipWhitespace(text, i) {
   for (; ; ) {
@@ -398,27 +452,36 @@ function stringError(text, i, fail) {
   return fail("syntax", at, `Invalid escape sequence in a string at ${describe2(text, at)}.`);
 }
 function decodeString(text, from, to) {
-  const first = text.indexOf("\\", from);
-  if (first < 0 || first >= to) return text.slice(from, to);
-  let out = text.slice(from, first);
-  let j = first;
+  let j = from;
+  while (j < to && text.charCodeAt(j) !== 92) j++;
+  if (j === to) return text.slice(from, to);
+  let out = "";
+  let run = from;
   while (j < to) {
-    const c = text.charCodeAt(j);
-    if (c !== 92) {
-      out += text[j];
+    if (text.charCodeAt(j) !== 92) {
       j++;
       continue;
     }
+    out += text.slice(run, j);
     const e = text.charCodeAt(j + 1);
     if (e === 117) {
-      out += String.fromCharCode(Number.parseInt(text.slice(j + 2, j + 6), 16));
+      out += String.fromCharCode(hexValue(text, j + 2));
       j += 6;
     } else {
       out += ESCAPES[e];
       j += 2;
     }
+    run = j;
   }
-  return out;
+  return out + text.slice(run, to);
+}
+function hexValue(text, i) {
+  let value = 0;
+  for (let k = i; k < i + 4; k++) {
+    const c = text.charCodeAt(k);
+    value = value * 16 + (c <= 57 ? c - 48 : (c | 32) - 87);
+  }
+  return value;
 }
 function scanNumber(text, i) {
   let j = i;
@@ -1155,6 +1218,7 @@ function validateMcpResult(document, options) {
       options.toolDefinitionDuplicates ?? [],
       findings
     );
+    facts.output_schema_checked = isJsonObject(options.toolDefinition) && Object.hasOwn(options.toolDefinition, "outputSchema");
   }
   if (!isJsonObject(document)) {
     findings.violation("mcp_not_an_object", "", "An MCP tool result must be a JSON object.");
@@ -1886,17 +1950,18 @@ function syncDirectory(directory) {
 
 // src/evidence/produce-receipt.ts
 function produceReceipt(options) {
-  const { cwd } = options;
+  const { cwd, stdin } = options;
+  const read = (file) => file === "-" && stdin !== void 0 ? { file, bytes: stdin } : readEvidenceFile(file, cwd);
   const inputs = [
     options.success,
     options.failure,
     ...options.toolDefinition === void 0 ? [] : [options.toolDefinition]
-  ];
+  ].filter((file) => !(file === "-" && stdin !== void 0));
   const receipt = createReceipt({
     profile: options.profile,
-    success: readEvidenceFile(options.success, cwd),
-    failure: readEvidenceFile(options.failure, cwd),
-    toolDefinition: options.toolDefinition === void 0 ? void 0 : readEvidenceFile(options.toolDefinition, cwd),
+    success: read(options.success),
+    failure: read(options.failure),
+    toolDefinition: options.toolDefinition === void 0 ? void 0 : read(options.toolDefinition),
     sha256: nodeSha256Hex
   });
   if (options.report === void 0) return receipt;

@@ -18,6 +18,8 @@ export interface ProduceReceiptOptions {
   report?: string | undefined;
   /** Directory relative paths resolve against. */
   cwd: string;
+  /** The bytes of standard input, for the one input named `-` (the CLI reads them before). */
+  stdin?: Uint8Array | undefined;
 }
 
 /**
@@ -25,18 +27,20 @@ export interface ProduceReceiptOptions {
  * failed write becomes the receipt's `error_code`. Shared by the CLI and the Action.
  */
 export function produceReceipt(options: ProduceReceiptOptions): Receipt {
-  const { cwd } = options;
+  const { cwd, stdin } = options;
+  const read = (file: string) =>
+    file === '-' && stdin !== undefined ? { file, bytes: stdin } : readEvidenceFile(file, cwd);
+  // Standard input is no file the report could overwrite.
   const inputs = [
     options.success,
     options.failure,
     ...(options.toolDefinition === undefined ? [] : [options.toolDefinition]),
-  ];
+  ].filter((file) => !(file === '-' && stdin !== undefined));
   const receipt = createReceipt({
     profile: options.profile,
-    success: readEvidenceFile(options.success, cwd),
-    failure: readEvidenceFile(options.failure, cwd),
-    toolDefinition:
-      options.toolDefinition === undefined ? undefined : readEvidenceFile(options.toolDefinition, cwd),
+    success: read(options.success),
+    failure: read(options.failure),
+    toolDefinition: options.toolDefinition === undefined ? undefined : read(options.toolDefinition),
     sha256: nodeSha256Hex,
   });
   if (options.report === undefined) return receipt;

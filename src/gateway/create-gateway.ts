@@ -236,6 +236,15 @@ function routeLabel(path: string): string {
     : 'other';
 }
 
+/** How a sentence names the models of a modality ("no video models"). */
+const MODEL_NOUN: Readonly<Record<Modality, string>> = {
+  text: 'text',
+  images: 'image',
+  speech: 'speech',
+  transcriptions: 'transcription',
+  videos: 'video',
+};
+
 /** The secrets of a configuration: provider keys (given or from the environment), credential headers, gateway keys. */
 function secretsOf(options: GatewayOptions, keys: readonly string[]): string[] {
   const env = options.env ?? {};
@@ -339,7 +348,7 @@ function createRuntime(
             ok: false,
             failure: systemFailure(
               'VALIDATION_ERROR',
-              `Provider "${provider.id}" offers no ${modality} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              `Provider "${provider.id}" offers no ${MODEL_NOUN[modality]} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
               traceId,
               { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
             ),
@@ -356,7 +365,7 @@ function createRuntime(
         failure: systemFailure(
           'NOT_FOUND',
           configured.length === 0
-            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, or give a config file).`
+            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, give a config file, or start verdict gateway with --demo to try demo:any-model offline).`
             : `Unknown model "${model}": use provider:model with a configured provider (${configured.join(', ')})${names.length > 0 ? ` or an alias (${names.join(', ')})` : ''}.`,
           traceId,
           { model, providers: configured, aliases: names, unknown: problems },

@@ -217,12 +217,13 @@ describe('validateMcpResult', () => {
   test('checks the tool definition and reports its violations with outputSchema paths', () => {
     const revision = '2026-07-28';
     const document = toolResult(revision, success);
-    expect(codes(validateMcpResult(document, { revision, toolDefinition: [] }))).toEqual([
-      'tool_definition_not_object',
-    ]);
-    expect(codes(validateMcpResult(document, { revision, toolDefinition: { name: 't' } }))).toEqual([
-      'output_schema_missing',
-    ]);
+    const notObject = validateMcpResult(document, { revision, toolDefinition: [] });
+    expect(codes(notObject)).toEqual(['tool_definition_not_object']);
+    expect(notObject.facts.output_schema_checked).toBe(false);
+    const missing = validateMcpResult(document, { revision, toolDefinition: { name: 't' } });
+    expect(codes(missing)).toEqual(['output_schema_missing']);
+    // Nothing was there to check: the facts must not say it was checked next to output_schema_missing.
+    expect(missing.facts.output_schema_checked).toBe(false);
     expect(codes(validateMcpResult(document, { revision, toolDefinition: { outputSchema: 'x' } }))).toEqual([
       'output_schema_not_object',
     ]);

@@ -272,6 +272,9 @@ export function validateMcpResult(document: unknown, options: ValidateMcpOptions
       options.toolDefinitionDuplicates ?? [],
       findings,
     );
+    // Checked means an outputSchema was there to examine: not for a definition that is no object or has none.
+    facts.output_schema_checked =
+      isJsonObject(options.toolDefinition) && Object.hasOwn(options.toolDefinition, 'outputSchema');
   }
 
   if (!isJsonObject(document)) {

@@ -12,7 +12,9 @@ export function describeThrown(thrown: unknown): string {
 
 /** Adds the `meta` members the transport profile promises: command, duration and schema version. */
 export function withMeta(result: ResultContract, command: string, durationMs: number): ResultContract {
-  const meta = { ...result.meta, command, duration_ms: Math.max(0, durationMs), schema_version: 1 as const };
+  // Rounded to 0.01 ms: the clock's further digits are noise, not facts worth printing (docs/cli.md).
+  const duration_ms = Math.round(Math.max(0, durationMs) * 100) / 100;
+  const meta = { ...result.meta, command, duration_ms, schema_version: 1 as const };
   return { ...result, meta } as ResultContract;
 }
 

@@ -340,7 +340,7 @@ describe('usage errors and global options', () => {
     expect(human.status).toBe(2);
     expect(human.out).toBe('');
     expect(human.err).toMatch(
-      /^verdict mcp serve: Invalid arguments for verdict mcp serve: --http must be HOST:PORT/,
+      /^verdict mcp serve: Invalid arguments for mcp serve: --http must be HOST:PORT/,
     );
     const json = await verdict(['--json', 'mcp', 'serve', '--http', 'nowhere']);
     expect(JSON.parse(json.out)).toMatchObject({

@@ -202,13 +202,24 @@ describe('verdict normalize', () => {
     [['--format', 'openai.videos', '--stream', 'chat.json'], 'a format without streams'],
     [['--format', 'openai.chat', '--header', 'no colon', 'chat.json'], 'a bad header line'],
     [['--format', 'openai.chat', '--status', '700', 'chat.json'], 'a status out of range'],
-    [['--format', 'openai.chat', 'missing.json'], 'a missing file'],
     [['--format', 'openai-compatible.chat', '--provider', 'Groq AI', 'chat.json'], 'a bad provider id'],
   ])('reports a usage error as a contract result with exit 2 (%j: %s)', async (argv) => {
     const { status, text } = await normalize([...argv, '--json']);
     expect(status).toBe(2);
     const doc = JSON.parse(text);
     expect(doc).toMatchObject({ success: false, error_code: 'invalid_arguments' });
+    expect(validateResult(doc).valid).toBe(true);
+  });
+
+  test('a missing file is invalid_json_input with exit 1, as in every command', async () => {
+    const { status, text } = await normalize(['--format', 'openai.chat', 'missing.json', '--json']);
+    expect(status).toBe(1);
+    const doc = JSON.parse(text);
+    expect(doc).toMatchObject({
+      success: false,
+      error_code: 'invalid_json_input',
+      details: { read_error: { reason: 'not_found' } },
+    });
     expect(validateResult(doc).valid).toBe(true);
   });
 });

@@ -62,6 +62,15 @@ describe('verdict gateway on a first run', () => {
     }
     expect(err).toContain('--config');
     expect(err).toContain('verdict gateway --demo');
+    // A request meanwhile is an envelope that says the same.
+    const answer = await readEnvelope(
+      await fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'x:y', input: 'Hi' }),
+      }),
+    );
+    expect(answer.envelope).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    expect(answer.envelope.success ? '' : answer.envelope.error.message).toContain('--demo');
     expect(await cli.stop()).toBe(0);
   });
 

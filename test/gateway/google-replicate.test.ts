@@ -416,6 +416,14 @@ describe('Replicate images through the gateway', () => {
         details: { modality: 'speech', offered: ['images', 'videos'] },
       },
     });
+    const video = await readEnvelope(
+      await post(gatewayWith(), '/v1/videos', { model: 'openai:sora-2', prompt: 'A cat' }),
+    );
+    expect(video.envelope).toMatchObject({
+      error: {
+        message: expect.stringMatching(/^Provider "openai" offers no video models through the gateway;/),
+      },
+    });
     expect(replay.requests).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { codeForProviderStatus } from '../../src/unified/error-taxonomy.js';
 import { normalizeResponse, STREAM_FORMATS, UNIFIED_FORMATS } from '../../src/unified/index.js';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'providers.md'), 'utf8');
@@ -22,5 +23,18 @@ describe('docs/providers.md', () => {
       const failure = normalizeResponse({ format, status: 500, body: '{}' });
       expect(failure.provider, format).toBe(row?.provider);
     }
+  });
+
+  test('the error-mapping sentence says what each status becomes, as the code maps it', () => {
+    const start = DOC.indexOf('The HTTP status decides first');
+    const sentence = DOC.slice(start, DOC.indexOf('sharpens it', start)).replaceAll('\n', ' ');
+    const pairs = [...sentence.matchAll(/((?:\d{3}, )*\d{3}) → `([A-Z_]+)`/g)].flatMap(([, statuses, code]) =>
+      (statuses ?? '').split(', ').map((status) => [Number(status), code]),
+    );
+    expect(pairs.length).toBeGreaterThanOrEqual(13);
+    for (const [status, code] of pairs)
+      expect(codeForProviderStatus(status as number), String(status)).toBe(code);
+    expect(codeForProviderStatus(418)).toBe('VALIDATION_ERROR');
+    expect(codeForProviderStatus(599)).toBe('PROVIDER_ERROR');
   });
 });

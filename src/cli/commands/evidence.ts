@@ -1,8 +1,10 @@
+import { fail } from '../../contract/builders.js';
 import type { ResultContract } from '../../contract/types.js';
 import { EVIDENCE_PROFILES, RECEIPT_ERROR_CODES } from '../../evidence/codes.js';
 import type { ReceiptCase } from '../../evidence/create-receipt.js';
 import { produceReceipt } from '../../evidence/produce-receipt.js';
 import { defineCommand } from '../../producer/define-command.js';
+import { readStream } from '../../producer/read-input.js';
 import {
   renderChecklist,
   renderHeadline,
@@ -11,6 +13,10 @@ import {
   renderWarnings,
 } from '../../producer/render.js';
 import type { RenderContext } from '../../producer/types.js';
+
+function usageError(message: string, error: string) {
+  return fail(message, { error, error_code: 'invalid_arguments' });
+}
 
 /** Receipt members that identify its format rather than say something about the evidence. */
 const FORMAT_MEMBERS = [
@@ -61,33 +67,76 @@ export const evidenceCommand = defineCommand({
     },
     success: {
       type: 'string',
-      description: 'File that must say success.',
+      description: 'File that must say success (- for standard input).',
       required: true,
       valueName: 'FILE',
     },
     failure: {
       type: 'string',
-      description: 'File that must say failure.',
+      description: 'File that must say failure (- for standard input).',
       required: true,
       valueName: 'FILE',
     },
     'tool-definition': {
       type: 'string',
-      description: 'MCP tool definition (required by the MCP profiles, ignored by core).',
+      description:
+        'MCP tool definition (required by the MCP profiles, ignored by core; - for standard input).',
       valueName: 'FILE',
     },
     report: { type: 'string', description: 'Where to write the receipt.', valueName: 'FILE' },
   },
-  errorCodes: { ...RECEIPT_ERROR_CODES, invalid_arguments: 'The command line is wrong.' },
+  errorCodes: {
+    ...RECEIPT_ERROR_CODES,
+    invalid_json_input: 'Standard input (-) could not be read.',
+    invalid_arguments:
+      'The command line is wrong (an MCP profile without --tool-definition, two inputs named -).',
+  },
   render: renderReceipt,
-  run({ options }, ctx) {
+  async run({ options }, ctx) {
+    const toolDefinition = options['tool-definition'];
+    // An MCP profile cannot be checked without the tool definition: the command line lacks a required option.
+    if (options.profile !== 'core' && toolDefinition === undefined) {
+      return usageError(
+        `The ${options.profile} profile needs --tool-definition FILE.`,
+        `--tool-definition is required with --profile ${options.profile}.`,
+      );
+    }
+    // `-` is standard input, as in every command that reads a file; it can stand for one input only.
+    const named = [
+      ['--success', options.success],
+      ['--failure', options.failure],
+      ['--tool-definition', toolDefinition],
+    ].filter(([, file]) => file === '-');
+    if (named.length > 1) {
+      const flags = named.map(([flag]) => flag).join(' and ');
+      return usageError(`${flags} both name standard input (-).`, 'Only one input can be read from -.');
+    }
+    let stdin: Uint8Array | undefined;
+    if (named.length === 1) {
+      if (ctx.io.stdin.isTTY) {
+        return usageError(
+          `${named[0]?.[0]} - reads standard input, which is a terminal.`,
+          'Pipe the file into standard input, or name it.',
+        );
+      }
+      const input = await readStream(ctx.io.stdin);
+      if (!input.ok) {
+        return fail('Standard input could not be read.', {
+          error: `${input.error.reason}: ${input.error.message}`,
+          error_code: 'invalid_json_input',
+          details: { file: '-', read_error: input.error },
+        });
+      }
+      stdin = input.bytes;
+    }
     return produceReceipt({
       profile: options.profile,
       success: options.success,
       failure: options.failure,
-      toolDefinition: options['tool-definition'],
+      toolDefinition,
       report: options.report,
       cwd: ctx.io.cwd,
+      stdin,
     }) as unknown as ResultContract;
   },
   // docs/conformance.md: the --json output is the receipt itself, byte for byte the --report file (no meta, no timing).

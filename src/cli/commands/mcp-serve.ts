@@ -181,7 +181,7 @@ export async function runMcpServe(argv: readonly string[], io: CommandIo): Promi
     ? await planServe(parsed.options, io)
     : { ok: false, problem: parsed.message };
   if (!plan.ok) {
-    const result = fail(`Invalid arguments for verdict mcp serve: ${plan.problem}`, {
+    const result = fail(`Invalid arguments for mcp serve: ${plan.problem}`, {
       error: plan.problem,
       error_code: 'invalid_arguments',
       details: { usage: 'Run verdict mcp serve --help for the options.' },

@@ -107,7 +107,8 @@ export const normalizeCommand = defineCommand({
   },
   positionals: [{ name: 'FILE', description: 'The provider body, or - for standard input.' }],
   errorCodes: {
-    invalid_arguments: 'The command line is wrong, or FILE could not be read.',
+    invalid_arguments: 'The command line is wrong.',
+    invalid_json_input: 'FILE could not be read (details.read_error says why); exit 1, as in every command.',
     ...ENVELOPE_FAILURES,
   },
   async run({ options, positionals }, ctx) {
@@ -148,7 +149,8 @@ export const normalizeCommand = defineCommand({
     const stream = options.stream === true;
     const input = await readProviderInput(file, ctx.io, {
       stream,
-      binary: format === 'bedrock.converse',
+      // Bedrock's streams are AWS event-stream bytes, which are read as bytes, not lines.
+      binary: format === 'bedrock.converse' || format === 'bedrock.invoke',
       limits,
     });
     const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
@@ -161,7 +163,12 @@ export const normalizeCommand = defineCommand({
       // An answer past a bound is the provider's failure, reported as an envelope like any other.
       envelope = normalizeLimitExceeded({ ...common, exceeded: input.exceeded });
     } else {
-      return usageError(`${file === '-' ? 'Standard input' : file} could not be read.`, input.error.message);
+      // An input that cannot be read is the same failure in every command (docs/cli.md, "Exit status"): exit 1.
+      return fail(`${file === '-' ? 'Standard input' : file} could not be read.`, {
+        error: `${input.error.reason}: ${input.error.message}`,
+        error_code: 'invalid_json_input',
+        details: { file, read_error: input.error },
+      });
     }
     if (envelope.success) return ok(`Normalized a ${format} success.`, { envelope });
     return fail(`Normalized a ${format} failure: ${envelope.error.message}`, {
