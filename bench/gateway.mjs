@@ -152,6 +152,17 @@ function freePort() {
 }
 
 const children = [];
+// Every server goes with this process, however it ends (a timeout's SIGTERM, Ctrl-C, an error).
+const stopChildren = () => {
+  for (const child of children) child.kill('SIGTERM');
+};
+process.on('exit', stopChildren);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(130);
+  });
+}
 /** Starts a server with its output on /dev/null and waits until its port answers HTTP. */
 async function startServer(name, argvOf, env, readyPath) {
   const port = await freePort();

@@ -116,9 +116,16 @@ function cpuMs(pid) {
 }
 
 const verdict = await startVerdictHttp();
+// Every server goes with this process, however it ends (a timeout's SIGTERM, Ctrl-C, an error).
+const servers = [verdict.child];
+process.on('exit', () => {
+  for (const child of servers) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 const verdictServer = { name: '`verdict mcp serve --http`', child: verdict.child, stop: verdict.stop };
 const sdkFloor = await startFloor('minimal server on the same SDK (the SDK floor)', SDK_FLOOR_SOURCE);
 const echo = await startFloor('plain node:http JSON-RPC echo', ECHO_SOURCE);
+servers.push(sdkFloor.child, echo.child);
 const targets = [
   {
     ...verdictServer,
