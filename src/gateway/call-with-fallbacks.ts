@@ -234,7 +234,7 @@ export async function callWithFallbacks<R>(options: {
         last = attemptFailure(error, adapter);
         const asked = retryAfterMs(error);
         lastAsked = asked;
-        if (last.success || !RETRYABLE.has(last.error.code) || retry === reliability.retries) break;
+        if (!isRetryable(last) || retry === reliability.retries) break;
         if (asked !== undefined && asked > reliability.maxRetryAfterMs) break;
         const backoff = reliability.retryBaseMs * 2 ** retry * (0.5 + Math.random() / 2);
         const delay = asked ?? backoff;

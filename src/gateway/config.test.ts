@@ -65,8 +65,12 @@ describe('providers from the environment', () => {
   test('a provider type comes from the settings, else the id, else openai-compatible', () => {
     expect(providerTypeOf('anthropic', undefined)).toBe('anthropic');
     expect(providerTypeOf('mine', { type: 'google' })).toBe('google');
-    expect(providerTypeOf('groq', undefined)).toBe('openai-compatible');
+    // groq has a provider type (and package) of its own; openrouter is a known OpenAI-compatible server.
+    expect(providerTypeOf('groq', undefined)).toBe('groq');
+    expect(providerTypeOf('openrouter', undefined)).toBe('openai-compatible');
+    expect(providerTypeOf('my-vllm', { baseURL: 'http://127.0.0.1:8000/v1' })).toBe('openai-compatible');
     expect(keyEnvOf('groq', undefined)).toBe('GROQ_API_KEY');
+    expect(keyEnvOf('openrouter', undefined)).toBe('OPENROUTER_API_KEY');
     expect(keyEnvOf('mine', { apiKeyEnv: 'MINE_KEY' })).toBe('MINE_KEY');
     expect(keyEnvOf('unknown', undefined)).toBeUndefined();
   });

@@ -1,24 +1,40 @@
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { VerdictError } from '../errors.js';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { toHttpResponse } from '../unified/to-http-response.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
-import type { UnifiedOutput } from '../unified/types.js';
-import type { Reliability, Target } from './call-with-fallbacks.js';
+import type { Target } from './call-with-fallbacks.js';
 import { type GatewayConfig, keyEnvOf, providersFromEnv, type RouteName } from './config.js';
+import {
+  type GatewayEnv,
+  type GatewayRuntime,
+  MAX_MODEL_ID_LENGTH,
+  type RequestFacts,
+  respond,
+  systemFailure,
+  systemSuccess,
+} from './gateway-env.js';
 import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
 import { GatewayMetrics } from './metrics.js';
 import { createKeyCheck } from './middleware/check-key.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import { type Caller, createTeams } from './middleware/teams.js';
+import { createTeams } from './middleware/teams.js';
 import { createOpenApiDocument } from './openapi.js';
-import { createProviderModels, MODALITIES_OF, type Modality, type ProviderModels } from './providers.js';
-import { createRedactor, type Redactor, redactEnvelope } from './redact-secrets.js';
+import { createProviderModels, MODALITIES_OF, type Modality } from './providers.js';
+import { createRedactor } from './redact-secrets.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { StopNotice } from './stop-notice.js';
 import type { GatewayStore } from './store/open-store.js';
+
+export {
+  type GatewayEnv,
+  type GatewayRuntime,
+  MAX_MODEL_ID_LENGTH,
+  noteEnvelope,
+  type RequestFacts,
+  respond,
+  systemFailure,
+  systemSuccess,
+} from './gateway-env.js';
 
 /** Answers a request for a static asset (the console), or `undefined` to let the gateway answer. */
 export type AssetHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -52,77 +68,6 @@ export interface GatewayOptions extends GatewayConfig {
   storeClock?: (() => Date) | undefined;
 }
 
-/** Facts about one request, gathered for its log line and the metrics. */
-export interface RequestFacts {
-  /** The route template, or `other`. */
-  route: string;
-  /** The envelope's provider. */
-  provider?: string;
-  /** The model that answered, as the provider named it. */
-  model?: string;
-  /** The `provider:model` target that answered. */
-  target?: string;
-  /** Provider requests made. */
-  attempts: number;
-  /** `ok`, or the failure's code. */
-  code?: string;
-  /** Token usage of a success. */
-  usage?: { input_tokens: number; output_tokens: number };
-  /** The request body, kept only when content logging is on. */
-  input?: unknown;
-  /** The output text, kept only when content logging is on. */
-  content?: string;
-  /** Set by streamed answers: the log line and metrics wait for the end of the stream. */
-  pending?: Promise<void>;
-  /** Set when the client went away before its answer: counted as `client_closed`, not as a failure of ours. */
-  clientClosed?: boolean;
-  /** The name of the key that was accepted (with a store). */
-  key?: string;
-}
-
-/** Hono's variables in a gateway request. */
-export interface GatewayEnv {
-  /** The request's trace id and the facts gathered for its log line. */
-  Variables: {
-    traceId: string;
-    facts: RequestFacts;
-    /** Removes provider and gateway keys from what is answered and logged. */
-    redactor: Redactor;
-    /** The key that was accepted, with its limits (with a store). */
-    caller?: Caller | undefined;
-  };
-}
-
-/** What the routes share: resolved providers, limits and the metrics. */
-export interface GatewayRuntime {
-  /** Providers by id. */
-  readonly providers: ReadonlyMap<string, ProviderModels>;
-  /** Aliases by name, each a list of targets. */
-  readonly aliases: Readonly<Record<string, string[]>>;
-  /** Retry and deadline settings of a route. */
-  reliability(route: RouteName): Reliability;
-  /** Largest request body of a route. */
-  maxBodyBytes(route: RouteName): number;
-  /** The concurrency limit shared by the provider routes. */
-  readonly limit: ConcurrencyLimit;
-  /** The metrics of this instance. */
-  readonly metrics: GatewayMetrics;
-  /** Log prompts and outputs. */
-  readonly logContent: boolean;
-  /** Milliseconds between two status checks of a video job. */
-  readonly videoPollMs: number;
-  /** Aborted when the graceful stop's grace period ends: requests still running are answered as stopped. */
-  readonly stopSignal: StopNotice;
-  /** Longest wait for a request's body, in milliseconds. */
-  readonly bodyTimeoutMs: number;
-  /** Targets of a requested model for a modality, or the failure to answer. */
-  resolve(
-    model: string,
-    modality: Modality,
-    traceId: string,
-  ): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput };
-}
-
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {
   /** Refuse new provider requests (`PROVIDER_UNAVAILABLE`) from now on; requests in flight go on. */
@@ -146,69 +91,8 @@ const DEFAULT_BODY_BYTES = 1024 * 1024;
 const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** Longest model id a request may name, in characters (docs/gateway.md, "Bounds"). */
-export const MAX_MODEL_ID_LENGTH = 256;
-
 /** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */
 export const MIN_GATEWAY_KEY_LENGTH = 16;
-
-/** A failure from the gateway itself (`provider: "system"`). */
-export function systemFailure(
-  code: UnifiedErrorCode,
-  message: string,
-  traceId: string,
-  details: Record<string, unknown> = {},
-): UnifiedOutput {
-  return assembleFailure('system', code, message, details, { trace_id: traceId });
-}
-
-/** A success from the gateway itself (`provider: "system"`, no usage), its facts in `metadata`. */
-export function systemSuccess(
-  content: string,
-  traceId: string,
-  metadata: Record<string, unknown>,
-): UnifiedOutput {
-  return {
-    success: true,
-    content,
-    provider: 'system',
-    usage: { input_tokens: 0, output_tokens: 0 },
-    metadata: { trace_id: traceId, usage_reported: false, ...metadata },
-    images: [],
-    files: [],
-    videos: [],
-  };
-}
-
-/**
- * Serve an envelope: validated (an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id
- * in `x-trace-id`, and its facts kept for the log line.
- */
-export function respond(
-  c: Context<GatewayEnv>,
-  envelope: UnifiedOutput,
-  headers?: Record<string, string>,
-): Response {
-  noteEnvelope(c.get('facts'), envelope);
-  const redactor = c.get('redactor');
-  const safe = redactor === undefined ? envelope : redactEnvelope(envelope, redactor);
-  // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
-  // the header clients back off by.
-  const wait = safe.success ? undefined : safe.error.details.retry_after_s;
-  if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
-    return toHttpResponse(safe, { headers: { ...headers, 'retry-after': String(wait) } });
-  return toHttpResponse(safe, headers === undefined ? undefined : { headers });
-}
-
-/** Keep an envelope's facts (code, provider, model, usage) for the log line and the metrics. */
-export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedOutput): void {
-  if (facts === undefined) return;
-  facts.provider = envelope.provider;
-  facts.code = envelope.success ? 'ok' : envelope.error.code;
-  const model = envelope.metadata.model;
-  if (typeof model === 'string') facts.model = model;
-  if (envelope.success) facts.usage = envelope.usage;
-}
 
 const ROUTE_PATHS = [
   '/v1/text',

@@ -49,6 +49,6 @@ describe('the Try view when the gateway gives no answer it may read', { timeout:
     expect(await note()).not.toContain('cors.origins');
 
     await connect(allowing.url.replace(/\/$/, ''));
-    await eventually(note).toContain('Providers: demo (offline demo, recorded answers)');
+    await eventually(note).toContain('Routes from GET /v1/models: 1 provider, 0 aliases.');
   });
 });

@@ -7,7 +7,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
-import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../create-gateway.js';
+import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';

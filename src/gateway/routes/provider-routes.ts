@@ -21,7 +21,7 @@ import { toBase64 } from '../../unified/classify-media.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
-import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
 import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
 import {
   imagesRequestSchema,

@@ -10,7 +10,7 @@ import {
   traceFlagsOf,
 } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
-import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../create-gateway.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
 import { allowedTargets } from '../middleware/teams.js';
 import type { Modality } from '../providers.js';
 

@@ -24,7 +24,7 @@ import {
   noteEnvelope,
   respond,
   systemFailure,
-} from '../create-gateway.js';
+} from '../gateway-env.js';
 import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
 import { invalidRequest } from '../read-request.js';
 import { redactEnvelope } from '../redact-secrets.js';

@@ -4,7 +4,7 @@
  * middleware has already checked the key (the admin key for `/v1/usage*`).
  */
 import type { Context, Hono } from 'hono';
-import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../create-gateway.js';
+import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
