@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { checkGatewayConfig, keyEnvOf, providersFromEnv, providerTypeOf, toPointer } from './config.js';
+import {
+  checkCredentials,
+  checkGatewayConfig,
+  keyEnvOf,
+  providersFromEnv,
+  providerTypeOf,
+  toPointer,
+} from './config.js';
 
 function problemPaths(value: unknown): string[] {
   const checked = checkGatewayConfig(value);
@@ -73,5 +80,20 @@ describe('providers from the environment', () => {
     expect(keyEnvOf('openrouter', undefined)).toBe('OPENROUTER_API_KEY');
     expect(keyEnvOf('mine', { apiKeyEnv: 'MINE_KEY' })).toBe('MINE_KEY');
     expect(keyEnvOf('unknown', undefined)).toBeUndefined();
+  });
+});
+
+describe('checkCredentials', () => {
+  test('a provider with its own credential chain or no key at all passes; a missing key is named', () => {
+    const providers = {
+      bedrock: { type: 'amazon-bedrock' as const },
+      local: { type: 'ollama' as const, baseURL: 'http://127.0.0.1:11434/v1' },
+      mistral: {},
+    };
+    const env = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' };
+    expect(checkCredentials(providers, env).map((problem) => problem.message)).toEqual([
+      'Provider "mistral" needs its key: MISTRAL_API_KEY is not set.',
+    ]);
+    expect(checkCredentials({ bedrock: { type: 'amazon-bedrock' } }, {})).toHaveLength(1);
   });
 });

@@ -343,6 +343,12 @@ export function checkCredentials(
   const problems: ConfigProblem[] = [];
   for (const [id, settings] of Object.entries(providers)) {
     if (settings.apiKey !== undefined && settings.apiKey !== '') continue;
+    const type = providerTypeOf(id, settings);
+    // Ollama asks for no key; Bedrock and Vertex also take their SDK's own credentials (SigV4 from the AWS
+    // variables, a service account), which their `configured` check looks for.
+    if (type === 'ollama') continue;
+    const chain = type === 'openai-compatible' || type === 'demo' ? undefined : PROVIDER_ENV[type].configured;
+    if (settings.apiKeyEnv === undefined && chain?.(env) === true) continue;
     const variable = keyEnvOf(id, settings);
     if (variable === undefined) continue;
     const value = env[variable];
