@@ -41,7 +41,8 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions = {})
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run npm run build before these tests.`);
   return new Promise((resolve, reject) => {
     const cli = options.uid === undefined ? CLI_PATH : inject('sharedCli');
-    const child = spawn(process.execPath, [cli, ...args], {
+    const node = options.uid === undefined ? process.execPath : inject('sharedNode');
+    const child = spawn(node, [cli, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

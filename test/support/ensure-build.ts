@@ -16,6 +16,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A copy of the built CLI entry that any user can read and run (see {@link copyForEveryone}). */
     sharedCli: string;
+    /** The Node binary that any user can run: this one, or a copy when it sits in a private folder. */
+    sharedNode: string;
   }
 }
 
@@ -66,7 +68,7 @@ function reachableByEveryone(folder: string): boolean {
  * `node_modules` but verdict's own dependencies, so it serves the subcommands that need no peer (`tool`, `run`,
  * `evidence`, …).
  */
-function copyForEveryone(): { folder: string; cli: string } {
+function copyForEveryone(): { folder: string; cli: string; node: string } {
   const base = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'].find(reachableByEveryone) ?? tmpdir();
   const folder = mkdtempSync(join(base, 'verdict-shared-cli-'));
   cpSync(join(ROOT, 'dist'), join(folder, 'dist'), { recursive: true });
@@ -81,7 +83,14 @@ function copyForEveryone(): { folder: string; cli: string } {
   const cli = join(folder, 'dist', 'cli', 'main.js');
   openToEveryone(folder);
   chmodSync(cli, 0o755);
-  return { folder, cli };
+  // A Node from the npm `node` package (the runs on other Node lines) sits under root's private home.
+  let node = process.execPath;
+  if (!reachableByEveryone(dirname(node))) {
+    node = join(folder, 'node');
+    cpSync(process.execPath, node);
+    chmodSync(node, 0o755);
+  }
+  return { folder, cli, node };
 }
 
 /**
@@ -98,5 +107,6 @@ export default async function ensureBuild(project: TestProject): Promise<() => v
   await findChromium();
   const shared = copyForEveryone();
   project.provide('sharedCli', shared.cli);
+  project.provide('sharedNode', shared.node);
   return () => rmSync(shared.folder, { recursive: true, force: true });
 }
