@@ -38,16 +38,16 @@ describe('the Compare view', { timeout: 120_000 }, () => {
     await page.goto(`${site.url}#compare`);
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     // Two routes to begin with, each on a route of its own; a third added.
-    expect(await page.getByRole('combobox', { name: 'Route 1', exact: true }).inputValue()).toBe(
-      'openai:gpt-4o-mini',
-    );
-    expect(await page.getByRole('combobox', { name: 'Route 2', exact: true }).inputValue()).toBe(
-      'anthropic:claude-sonnet-4-5',
-    );
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route 1', exact: true }).inputValue())
+      .toBe('openai:gpt-4o-mini');
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route 2', exact: true }).inputValue())
+      .toBe('anthropic:claude-sonnet-4-5');
     await page.getByRole('button', { name: 'Add a route' }).click();
-    expect(await page.getByRole('combobox', { name: 'Route 3', exact: true }).inputValue()).toBe(
-      'google:gemini-2.5-flash',
-    );
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route 3', exact: true }).inputValue())
+      .toBe('google:gemini-2.5-flash');
     replay.enqueue({
       ...fixture('anthropic.messages/AUTHENTICATION_ERROR/authentication-401.json'),
       match: '/messages',

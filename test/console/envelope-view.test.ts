@@ -83,7 +83,9 @@ describe('the Try view against a stand-in gateway', { timeout: 120_000 }, () => 
     await page.goto(`${site.url}#try`);
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     // An alias comes first and is the default.
-    expect(await page.getByRole('combobox', { name: 'Route', exact: true }).inputValue()).toBe('smart');
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route', exact: true }).inputValue())
+      .toBe('smart');
     await page.getByLabel('Stream the answer').uncheck();
     await page.getByLabel('Prompt').fill('Plan my Friday in Paris');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -39,9 +39,9 @@ describe('the Try view with a gateway that asks for a key', { timeout: 120_000 }
     await page.getByRole('button', { name: 'Reload routes' }).click();
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     await page.getByLabel('Stream the answer').uncheck();
-    expect(await page.getByRole('combobox', { name: 'Route', exact: true }).inputValue()).toBe(
-      'openai:gpt-4o-mini',
-    );
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route', exact: true }).inputValue())
+      .toBe('openai:gpt-4o-mini');
     await page.locator('form textarea').fill('Say hi');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('region', { name: 'Answer', exact: true });

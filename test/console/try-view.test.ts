@@ -85,7 +85,7 @@ const facts = () => page.locator('dl.facts').last();
 describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
   test('offers the routes of GET /v1/models and answers the default route without typing a model', async () => {
     await openTry();
-    expect(await picker().inputValue()).toBe('openai:gpt-4o-mini');
+    await expect.poll(() => picker().inputValue()).toBe('openai:gpt-4o-mini');
     const groups = await picker()
       .locator('optgroup')
       .evaluateAll((all) => all.map((g) => (g as HTMLOptGroupElement).label));
@@ -196,7 +196,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     expect(await page.locator('form textarea').inputValue()).toBe('First question');
     await page.getByRole('button', { name: 'Open Image · google:gemini-2.5-flash-image' }).click();
     expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
-    expect(await picker().inputValue()).toBe('google:gemini-2.5-flash-image');
+    await expect.poll(() => picker().inputValue()).toBe('google:gemini-2.5-flash-image');
     expect(await page.locator('form textarea').inputValue()).toBe('a lighthouse');
     await expectAccessible(page);
     await saveScreenshot(page, 'try-history');
