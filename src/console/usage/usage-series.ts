@@ -3,45 +3,14 @@
  * "Teams") and turning a report's series into chart lines. No DOM here, so it is tested on its own.
  */
 
-/** Counts of a set of requests, as the gateway reports them. */
-export interface UsageTotals {
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  latency_p50_ms: number | null;
-  latency_p95_ms: number | null;
-  latency_p99_ms: number | null;
-}
+// The report and record shapes are the gateway's own (docs/gateway.md, "Teams"), imported as types only: the
+// page's bundle gets none of the store's code.
+import type { UsageRecord, UsageReport, UsageTotals } from '../../gateway/store/index.js';
 
-/** A usage report: totals, per group, and a series per bucket and group. */
-export interface UsageReport {
-  from: string;
-  to: string;
-  group_by: string;
-  bucket: 'minute' | 'hour' | 'day';
-  totals: UsageTotals;
-  groups: (UsageTotals & { group: string | null })[];
-  series: (UsageTotals & { time: string; group: string | null })[];
-}
+export type { UsageReport, UsageTotals };
 
-/** One usage record. */
-export interface UsageRecordRow {
-  request_id: string;
-  time: string;
-  trace_id: string;
-  key_name: string | null;
-  route: string;
-  provider: string | null;
-  model: string | null;
-  target: string | null;
-  attempts: number;
-  status: number;
-  code: string;
-  latency_ms: number;
-  input_tokens: number;
-  output_tokens: number;
-}
+/** One usage record, as `GET /v1/usage/requests` lists it. */
+export type UsageRecordRow = UsageRecord;
 
 /** What a chart draws per point. */
 export const METRICS = {
