@@ -195,6 +195,11 @@ const listCommand = defineCommand({
     }),
 });
 
+/** The failure of a command given a key name the store does not hold. */
+function noKeyNamed(name: string) {
+  return fail(`No key is named "${name}".`, { error: 'not found', error_code: 'not_found' });
+}
+
 const showCommand = defineCommand({
   name: 'show',
   description: "Show one key's limits and its usage now (this minute and this budget period).",
@@ -205,8 +210,7 @@ const showCommand = defineCommand({
     withStore(options.store, ctx.io, async (store) => {
       const name = positionals[0] as string;
       const record = await findKeyByName(store, name);
-      if (record === undefined)
-        return fail(`No key is named "${name}".`, { error: 'not found', error_code: 'not_found' });
+      if (record === undefined) return noKeyNamed(name);
       const used = await readCounts(store, record, new Date());
       return ok(`The key "${name}"${record.revoked_at === null ? '' : ' (revoked)'}.`, { record, used });
     }),
@@ -233,8 +237,7 @@ const updateCommand = defineCommand({
     if (Object.keys(changes).length === 0) return invalid('Give at least one limit to change.');
     return withStore(options.store, ctx.io, async (store) => {
       const record = await updateKey(store, name, changes);
-      if (record === undefined)
-        return fail(`No key is named "${name}".`, { error: 'not found', error_code: 'not_found' });
+      if (record === undefined) return noKeyNamed(name);
       return ok(`Updated the key "${name}".`, { record });
     });
   },
@@ -250,8 +253,7 @@ const revokeCommand = defineCommand({
     withStore(options.store, ctx.io, async (store) => {
       const name = positionals[0] as string;
       const record = await revokeKey(store, name);
-      if (record === undefined)
-        return fail(`No key is named "${name}".`, { error: 'not found', error_code: 'not_found' });
+      if (record === undefined) return noKeyNamed(name);
       return ok(`Revoked the key "${name}".`, { record });
     }),
 });
