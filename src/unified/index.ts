@@ -22,6 +22,7 @@ export {
 export { fromHttpResponse } from './from-http-response.js';
 export type { HeadersLike } from './header-value.js';
 export {
+  BINARY_STREAM_FORMATS,
   formatOfAiSdkProvider,
   isProviderId,
   isUnifiedFormat,

@@ -61,6 +61,11 @@ export const UNIFIED_FORMATS = Object.keys(FORMATS) as UnifiedFormat[];
 /** The formats that {@link normalizeStream} accepts. */
 export const STREAM_FORMATS = UNIFIED_FORMATS.filter((format) => 'assembleStream' in FORMATS[format]);
 
+/** The formats whose streams may come in a binary framing (Bedrock's AWS event-stream), read as bytes. */
+export const BINARY_STREAM_FORMATS = UNIFIED_FORMATS.filter(
+  (format) => 'decodeBinaryStream' in FORMATS[format],
+);
+
 /** Formats by the AI SDK provider ids their entries claim: exact ids, and `*.suffix` patterns by their suffix. */
 const AI_SDK_IDS = new Map<string, UnifiedFormat>();
 const AI_SDK_SUFFIXES = new Map<string, UnifiedFormat>();

@@ -1,6 +1,7 @@
 import { fail, ok } from '../../contract/builders.js';
 import { defineCommand } from '../../producer/define-command.js';
 import {
+  BINARY_STREAM_FORMATS,
   isProviderId,
   normalizeLimitExceeded,
   normalizeResponse,
@@ -150,7 +151,7 @@ export const normalizeCommand = defineCommand({
     const input = await readProviderInput(file, ctx.io, {
       stream,
       // Bedrock's streams are AWS event-stream bytes, which are read as bytes, not lines.
-      binary: format === 'bedrock.converse' || format === 'bedrock.invoke',
+      binary: BINARY_STREAM_FORMATS.includes(format),
       limits,
     });
     const common = { format, status: options.status ?? 200, headers: headers.headers, traceId, provider };
