@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { omitUndefined } from '../contract/findings.js';
 import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import type { Target } from './call-with-fallbacks.js';
@@ -106,13 +107,6 @@ const ROUTE_PATHS = [
   '/v1/key',
 ];
 
-/** The members of `value` that are set, so that `undefined` does not hide a default when spread over it. */
-function definedOf<T extends object>(value: T | undefined): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value ?? {}).filter(([, item]) => item !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
-}
-
 function routeLabel(path: string): string {
   if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
   return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
@@ -169,7 +163,8 @@ function createRuntime(
   const env = options.env ?? {};
   const settings = options.providers ?? providersFromEnv(env);
   const fetch = createGuardedFetch(
-    { ...DEFAULT_UPSTREAM_BOUNDS, ...definedOf(options.upstream) },
+    // Only the bounds that are set: an `undefined` member must not hide its default.
+    { ...DEFAULT_UPSTREAM_BOUNDS, ...omitUndefined(options.upstream ?? {}) },
     options.fetch,
   );
   const providers = new Map(
