@@ -119,8 +119,9 @@ describe('the Usage view', { timeout: 180_000 }, () => {
 
     await page.getByLabel('Trace id').fill('console-usage-trace');
     await page.getByRole('button', { name: 'Search' }).click();
+    // The trace is in the unfiltered table already: wait for the table the search answered.
+    await expect.poll(() => page.locator('table.usage-requests tbody tr').count()).toBe(1);
     await page.getByRole('cell', { name: 'console-usage-trace' }).waitFor();
-    expect(await page.locator('table.usage-requests tbody tr').count()).toBe(1);
     await page.getByLabel('Trace id').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('button', { name: 'More requests' }).waitFor();
