@@ -78,6 +78,12 @@ interface MediaCase {
   error: { name: string; answer: ReplayAnswer; code: string };
 }
 
+/** A Fireworks error body. */
+const fireworksError = (status: number, type: string, message: string): ReplayAnswer => ({
+  status,
+  body: { error: { object: 'error', type, message } },
+});
+
 const bearer = (headers: Record<string, string>) => expect(headers.authorization).toBe(`Bearer ${KEY}`);
 const falKey = (headers: Record<string, string>) => expect(headers.authorization).toBe(`Key ${KEY}`);
 
@@ -156,12 +162,7 @@ const CASES: MediaCase[] = [
     },
     error: {
       name: 'a bad key',
-      answer: {
-        status: 401,
-        body: {
-          error: { object: 'error', type: 'unauthorized', message: 'The API key you provided is invalid.' },
-        },
-      },
+      answer: fireworksError(401, 'unauthorized', 'The API key you provided is invalid.'),
       code: 'AUTHENTICATION_ERROR',
     },
   },
@@ -198,12 +199,7 @@ const CASES: MediaCase[] = [
     },
     error: {
       name: 'a rate limit',
-      answer: {
-        status: 429,
-        body: {
-          error: { object: 'error', type: 'rate_limited', message: 'Request rate increased too quickly.' },
-        },
-      },
+      answer: fireworksError(429, 'rate_limited', 'Request rate increased too quickly.'),
       code: 'RATE_LIMITED',
     },
   },
