@@ -19,7 +19,7 @@ beforeEach(() => {
 
 const KEY = 'replay-key-secret-0002';
 
-function gateway() {
+function gateway(options: GatewayOptions = {}) {
   return createGateway({
     providers: {
       'google-vertex': { baseURL: `${replay.url}/google-vertex`, apiKey: KEY },
@@ -28,6 +28,7 @@ function gateway() {
     } as GatewayOptions['providers'],
     retries: 0,
     videoPollMs: 5,
+    ...options,
   });
 }
 
@@ -310,6 +311,21 @@ describe.each(CASES)('$type videos through the gateway', (provider) => {
       error: { code: provider.refused.code },
     });
     expect(replay.requests).toHaveLength(1);
+  });
+
+  test("a job that outlasts the route's deadline is PROVIDER_TIMEOUT, and the request in flight is abandoned", async () => {
+    // The start is answered; the first status check never is, so only the deadline can end the request.
+    const [start, poll] = provider.answers;
+    if (start === undefined || poll?.match === undefined) throw new Error('A case starts, then polls.');
+    replay.enqueue(start, { match: poll.match, hang: true });
+    const response = await gateway({ routes: { videos: { timeoutMs: 1500 } } }).request('/v1/videos', {
+      method: 'POST',
+      body: JSON.stringify(provider.request),
+      headers: { 'content-type': 'application/json' },
+    });
+    const answer = await readEnvelope(response);
+    expect(answer.envelope).toMatchObject({ success: false, error: { code: 'PROVIDER_TIMEOUT' } });
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
   });
 
   test('"wait": false is refused before any call: the SDK gives no job to poll', async () => {
