@@ -126,16 +126,44 @@ function checkImageModel(target: Target): void {
 type OneCallVideoModel = Extract<VideoModel, { specificationVersion: 'v3' }>;
 
 /**
- * A video from a model that finishes in one call, answered as a job that ended. The model's own `doGenerate` is
- * called rather than `experimental_generateVideo`, which downloads every video URL: the gateway answers URLs
- * (docs/gateway.md, "Endpoints").
+ * A video from a model that finishes in one call, answered as a job that ended (it needs no job id: the envelope
+ * carries one only while a job is pending). The model's own `doGenerate` is called rather than
+ * `experimental_generateVideo`, which downloads every video URL: the gateway answers URLs (docs/gateway.md,
+ * "Endpoints"). Such a model gives no job to poll, so `"wait": false` is the request's mistake.
  */
 async function generateVideoInOneCall(
+  target: Target,
   model: OneCallVideoModel,
-  options: Parameters<OneCallVideoModel['doGenerate']>[0],
+  body: z.infer<typeof videosRequestSchema>,
+  options: {
+    pollOptions: Record<string, Record<string, number>>;
+    signal: AbortSignal;
+    headers: Record<string, string>;
+  },
 ): Promise<AiSdkVideoStatus> {
+  if (body.wait === false) {
+    throw new UnsupportedFunctionalityError({
+      functionality: 'wait: false',
+      message: `The ${target.provider.type} provider's video models finish in one call and give no job to poll: send the request without "wait": false.`,
+    });
+  }
   try {
-    const result = await model.doGenerate(options);
+    const result = await model.doGenerate({
+      prompt: body.prompt,
+      n: 1,
+      aspectRatio: body.aspect_ratio as `${number}:${number}` | undefined,
+      resolution: body.resolution as `${number}x${number}` | undefined,
+      duration: body.duration_s,
+      fps: undefined,
+      seed: body.seed,
+      image: undefined,
+      frameImages: undefined,
+      inputReferences: undefined,
+      generateAudio: undefined,
+      providerOptions: options.pollOptions,
+      abortSignal: options.signal,
+      headers: options.headers,
+    });
     return {
       status: 'completed',
       videos: result.videos,
@@ -147,7 +175,7 @@ async function generateVideoInOneCall(
     // own name (`XAI_VIDEO_GENERATION_FAILED`, `VERTEX_VIDEO_GENERATION_FAILED`…), where a job model answers a
     // failed status: both are the same failed job. The AI SDK's own errors (`AI_…`) are read as they are.
     // One that ends an aborted call (`…_ABORTED`) is the deadline's or the client's, not the provider's.
-    if (AISDKError.isInstance(error) && !error.name.startsWith('AI_') && !options.abortSignal?.aborted) {
+    if (AISDKError.isInstance(error) && !error.name.startsWith('AI_') && !options.signal.aborted) {
       return { status: 'error', error: error.message };
     }
     throw error;
@@ -333,30 +361,12 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
         const model = target.provider.videos?.(target.modelId) as never;
         const run = target.provider.videoRun;
         if (run?.kind === 'call') {
-          if (body.wait === false) {
-            throw new UnsupportedFunctionalityError({
-              functionality: 'wait: false',
-              message: `The ${target.provider.type} provider's video models finish in one call and give no job to poll: send the request without "wait": false.`,
-            });
-          }
-          const status = await generateVideoInOneCall(model, {
-            prompt: body.prompt,
-            n: 1,
-            aspectRatio: body.aspect_ratio as `${number}:${number}` | undefined,
-            resolution: body.resolution as `${number}x${number}` | undefined,
-            duration: body.duration_s,
-            fps: undefined,
-            seed: body.seed,
-            image: undefined,
-            frameImages: undefined,
-            inputReferences: undefined,
-            generateAudio: undefined,
-            providerOptions: run.pollOptions(runtime.videoPollMs),
-            abortSignal: signal,
-            headers,
-          });
-          // A finished video needs no job id: the envelope carries one only while a job is pending.
-          return { status, job: '' } as VideoAnswer;
+          const options = { pollOptions: run.pollOptions(runtime.videoPollMs), signal, headers };
+          const answer: VideoAnswer = {
+            status: await generateVideoInOneCall(target, model, body, options),
+            job: '',
+          };
+          return answer;
         }
         const started = await startVideo({
           model,
