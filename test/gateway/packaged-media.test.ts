@@ -57,6 +57,15 @@ function requestLines(): string[] {
   return replay.requests.map((request) => `${request.method} ${request.path}`);
 }
 
+interface ErrorCase {
+  /** What the case shows. */
+  name: string;
+  /** The provider's answer. */
+  answer: ReplayAnswer;
+  /** The envelope's code. */
+  code: string;
+}
+
 interface MediaCase {
   /** What the case shows. */
   name: string;
@@ -74,8 +83,8 @@ interface MediaCase {
   credentials: (headers: Record<string, string>) => void;
   /** What the envelope of the success must hold. */
   expected: Record<string, unknown>;
-  /** One of the provider's own error bodies, and the envelope's code for it. */
-  error: { name: string; answer: ReplayAnswer; code: string };
+  /** The provider's own error bodies for a bad key, a rate limit and a bad request, and the envelope's codes. */
+  errors: ErrorCase[];
 }
 
 /** A Fireworks error body. */
@@ -83,6 +92,51 @@ const fireworksError = (status: number, type: string, message: string): ReplayAn
   status,
   body: { error: { object: 'error', type, message } },
 });
+
+/** Fireworks' own error bodies for a bad key, a rate limit and a bad request. */
+const FIREWORKS_ERRORS: ErrorCase[] = [
+  {
+    name: 'a bad key',
+    answer: fireworksError(401, 'unauthorized', 'The API key you provided is invalid.'),
+    code: 'AUTHENTICATION_ERROR',
+  },
+  {
+    name: 'a rate limit',
+    answer: fireworksError(429, 'rate_limited', 'Request rate increased too quickly.'),
+    code: 'RATE_LIMITED',
+  },
+  {
+    name: 'a bad request',
+    answer: fireworksError(
+      400,
+      'invalid_request_error',
+      'Model not found, inaccessible, and/or not deployed',
+    ),
+    code: 'VALIDATION_ERROR',
+  },
+];
+
+/** fal's own error bodies for a bad key, a rate limit and a request field it refuses. */
+const falErrors = (field: string): ErrorCase[] => [
+  {
+    name: 'a bad key',
+    answer: { status: 401, body: { detail: 'Invalid Key Authorization header format' } },
+    code: 'AUTHENTICATION_ERROR',
+  },
+  {
+    name: 'a rate limit',
+    answer: { status: 429, body: { detail: 'Too many concurrent requests for this application.' } },
+    code: 'RATE_LIMITED',
+  },
+  {
+    name: 'a bad request',
+    answer: {
+      status: 422,
+      body: { detail: [{ loc: ['body', field], msg: 'field required', type: 'value_error.missing' }] },
+    },
+    code: 'VALIDATION_ERROR',
+  },
+];
 
 const bearer = (headers: Record<string, string>) => expect(headers.authorization).toBe(`Bearer ${KEY}`);
 const falKey = (headers: Record<string, string>) => expect(headers.authorization).toBe(`Key ${KEY}`);
@@ -112,11 +166,32 @@ const CASES: MediaCase[] = [
       content: 'Generated 1 image.',
       images: [{ data: PNG, media_type: 'image/png' }],
     },
-    error: {
-      name: 'a ThrottlingException',
-      answer: fixture('bedrock.converse/RATE_LIMITED/throttling-429.json', { match: '/invoke' }),
-      code: 'RATE_LIMITED',
-    },
+    errors: [
+      {
+        name: 'an UnrecognizedClientException',
+        answer: fixture('bedrock.converse/AUTHENTICATION_ERROR/unrecognized-client-403.json'),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a ThrottlingException',
+        answer: fixture('bedrock.converse/RATE_LIMITED/throttling-429.json'),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'a ValidationException',
+        answer: {
+          status: 400,
+          headers: {
+            'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+          },
+          body: {
+            message:
+              'Malformed input request: #/imageGenerationConfig/width: 1000 is not a multiple of 64, please reformat your input and try again.',
+          },
+        },
+        code: 'VALIDATION_ERROR',
+      },
+    ],
   },
   {
     name: 'google-vertex images (Imagen, :predict)',
@@ -136,11 +211,23 @@ const CASES: MediaCase[] = [
       content: 'Generated 1 image.',
       images: [{ data: PNG, media_type: 'image/png' }],
     },
-    error: {
-      name: 'an INVALID_ARGUMENT',
-      answer: fixture('google.generate-content/VALIDATION_ERROR/invalid-argument-400.json'),
-      code: 'VALIDATION_ERROR',
-    },
+    errors: [
+      {
+        name: 'an UNAUTHENTICATED',
+        answer: fixture('google.generate-content/AUTHENTICATION_ERROR/unauthenticated-401.json'),
+        code: 'AUTHENTICATION_ERROR',
+      },
+      {
+        name: 'a RESOURCE_EXHAUSTED',
+        answer: fixture('google.generate-content/RATE_LIMITED/resource-exhausted-429.json'),
+        code: 'RATE_LIMITED',
+      },
+      {
+        name: 'an INVALID_ARGUMENT',
+        answer: fixture('google.generate-content/VALIDATION_ERROR/invalid-argument-400.json'),
+        code: 'VALIDATION_ERROR',
+      },
+    ],
   },
   {
     name: 'fireworks images (FLUX workflow, image bytes)',
@@ -160,11 +247,7 @@ const CASES: MediaCase[] = [
       content: 'Generated 1 image.',
       images: [{ data: JPEG, media_type: 'image/jpeg' }],
     },
-    error: {
-      name: 'a bad key',
-      answer: fireworksError(401, 'unauthorized', 'The API key you provided is invalid.'),
-      code: 'AUTHENTICATION_ERROR',
-    },
+    errors: FIREWORKS_ERRORS,
   },
   {
     name: 'fireworks images (FLUX Kontext: submitted, polled, then downloaded)',
@@ -197,11 +280,7 @@ const CASES: MediaCase[] = [
       content: 'Generated 1 image.',
       images: [{ data: JPEG, media_type: 'image/jpeg' }],
     },
-    error: {
-      name: 'a rate limit',
-      answer: fireworksError(429, 'rate_limited', 'Request rate increased too quickly.'),
-      code: 'RATE_LIMITED',
-    },
+    errors: FIREWORKS_ERRORS,
   },
   {
     name: 'fal speech (fal.run, then the audio file it names)',
@@ -230,11 +309,7 @@ const CASES: MediaCase[] = [
       content: 'Generated speech audio (audio/mpeg).',
       files: [{ data: MP3, media_type: 'audio/mpeg' }],
     },
-    error: {
-      name: 'a bad key',
-      answer: { status: 401, body: { detail: 'Invalid Key Authorization header format' } },
-      code: 'AUTHENTICATION_ERROR',
-    },
+    errors: falErrors('text'),
   },
   {
     name: 'fal transcriptions (the queue, then the request’s result)',
@@ -278,22 +353,7 @@ const CASES: MediaCase[] = [
       content: 'Hello from the recording.',
       metadata: { language: 'en', audio_duration_s: 1.62 },
     },
-    error: {
-      name: 'a bad request',
-      answer: {
-        status: 422,
-        body: {
-          detail: [
-            {
-              loc: ['body', 'audio_url'],
-              msg: 'Failed to download the file. Please check if the URL is accessible.',
-              type: 'file_download_error',
-            },
-          ],
-        },
-      },
-      code: 'VALIDATION_ERROR',
-    },
+    errors: falErrors('audio_url'),
   },
 ];
 
@@ -315,13 +375,13 @@ describe.each(CASES)('$name through the gateway', (provider) => {
     expect(JSON.stringify(answer.envelope)).not.toContain(KEY);
   });
 
-  test(`maps ${provider.error.name} to ${provider.error.code}`, async () => {
-    replay.enqueue(provider.error.answer);
+  test.each(provider.errors)('maps $name to $code', async ({ answer: error, code }) => {
+    replay.enqueue(error);
     const answer = await readEnvelope(await post(provider.route, provider.request));
     expect(answer.envelope).toMatchObject({
       success: false,
       provider: provider.expected.provider,
-      error: { code: provider.error.code },
+      error: { code },
     });
     expect(replay.requests).toHaveLength(1);
   });
