@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
+import type { ProviderType } from '../../src/gateway/config.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers.js';
 import type { ReplayAnswer, ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -351,4 +353,17 @@ describe.each(CASES)('$type videos through the gateway', (provider) => {
     expect(answer.envelope).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
     expect(replay.requests).toEqual([]);
   });
+});
+
+describe('how each provider type runs its videos', () => {
+  test.each(Object.keys(MODALITIES_OF) as ProviderType[])(
+    '%s says how, exactly when it offers videos',
+    (type) => {
+      const models = createProviderModels(type, { type, baseURL: replay.url, apiKey: KEY }, {});
+      const offers = MODALITIES_OF[type].includes('videos');
+      expect(models.videos !== undefined, 'a video maker').toBe(offers);
+      expect(models.videoRun !== undefined, 'a video run').toBe(offers);
+      if (models.videoRun?.kind === 'job') expect(models.videoRun.isOperation({})).toBe(false);
+    },
+  );
 });
