@@ -4,6 +4,8 @@
  * support. Pure data, so that checking a configuration loads no SDK.
  */
 
+import type { VideoRun } from './providers.js';
+
 /** The modalities of the gateway's routes. */
 type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
 
@@ -17,12 +19,23 @@ export interface PackagedType {
   defaultBaseURL?: string;
   /** What the gateway offers through it. */
   modalities: readonly Modality[];
+  /** How its video models run, when it offers videos. */
+  videoRun?: VideoRun;
   /**
    * True when the provider is configured from the environment without a configuration file: by default when
    * `keyEnv` is set; some providers accept other credentials (AWS access keys, a Vertex project).
    */
   configured?: (env: Readonly<Record<string, string | undefined>>) => boolean;
 }
+
+/**
+ * Video models that finish in one call, polling under the provider options key `key` (the packages of these types
+ * give their models `doGenerate` only, no job to poll: docs/gateway.md, "Endpoints").
+ */
+const oneCall = (key: string): VideoRun => ({
+  kind: 'call',
+  pollOptions: (pollMs) => ({ [key]: { pollIntervalMs: pollMs } }),
+});
 
 const set = (env: Readonly<Record<string, string | undefined>>, name: string) =>
   (env[name] ?? '').trim() !== '';
@@ -49,13 +62,19 @@ export const PACKAGED_TYPES = {
     keyEnv: 'GOOGLE_VERTEX_API_KEY',
     baseEnv: 'GOOGLE_VERTEX_BASE_URL',
     modalities: ['text', 'images', 'videos'],
+    videoRun: oneCall('vertex'),
     configured: (env) =>
       set(env, 'GOOGLE_VERTEX_API_KEY') ||
       (set(env, 'GOOGLE_VERTEX_PROJECT') && set(env, 'GOOGLE_APPLICATION_CREDENTIALS')),
   },
   mistral: { keyEnv: 'MISTRAL_API_KEY', baseEnv: 'MISTRAL_BASE_URL', modalities: ['text'] },
   groq: { keyEnv: 'GROQ_API_KEY', baseEnv: 'GROQ_BASE_URL', modalities: ['text', 'transcriptions'] },
-  xai: { keyEnv: 'XAI_API_KEY', baseEnv: 'XAI_BASE_URL', modalities: ['text', 'images', 'videos'] },
+  xai: {
+    keyEnv: 'XAI_API_KEY',
+    baseEnv: 'XAI_BASE_URL',
+    modalities: ['text', 'images', 'videos'],
+    videoRun: oneCall('xai'),
+  },
   deepseek: { keyEnv: 'DEEPSEEK_API_KEY', baseEnv: 'DEEPSEEK_BASE_URL', modalities: ['text'] },
   cohere: { keyEnv: 'COHERE_API_KEY', baseEnv: 'COHERE_BASE_URL', modalities: ['text'] },
   togetherai: { keyEnv: 'TOGETHER_API_KEY', baseEnv: 'TOGETHER_BASE_URL', modalities: ['text', 'images'] },
@@ -86,6 +105,7 @@ export const PACKAGED_TYPES = {
     keyEnv: 'FAL_API_KEY',
     baseEnv: 'FAL_BASE_URL',
     modalities: ['images', 'videos', 'speech', 'transcriptions'],
+    videoRun: oneCall('fal'),
   },
   luma: { keyEnv: 'LUMA_API_KEY', baseEnv: 'LUMA_BASE_URL', modalities: ['images'] },
 } as const satisfies Record<string, PackagedType>;

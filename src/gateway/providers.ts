@@ -18,7 +18,7 @@ import {
   type ProviderType,
   providerTypeOf,
 } from './config.js';
-import { DEMO_MODELS } from './demo/create-demo-models.js';
+import { DEMO_MODELS, isDemoVideoOperation } from './demo/create-demo-models.js';
 import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 
@@ -27,6 +27,27 @@ export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model
 
 /** The kinds of model a route asks for. */
 export type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
+
+/**
+ * How a provider's video models run (docs/gateway.md, "Endpoints"), as its installed SDK implements them: a model with
+ * `doStart`/`doStatus` starts a job; one with only `doGenerate` polls inside its one call.
+ */
+export type VideoRun =
+  | {
+      /** Started as a job (`experimental_startVideo`) and polled (`experimental_getVideoStatus`). */
+      readonly kind: 'job';
+      /**
+       * Whether a polled job's `operation` has the shape this provider's SDK gave when the job started. A job id
+       * is the client's to send, so one made up is refused before any call (the SDKs build a URL from it).
+       */
+      readonly isOperation: (operation: unknown) => boolean;
+    }
+  | {
+      /** Finished in one call of the model's `doGenerate`, which polls the provider itself: no job id to give. */
+      readonly kind: 'call';
+      /** The provider options that make the SDK poll every `pollMs` milliseconds. */
+      readonly pollOptions: (pollMs: number) => Record<string, Record<string, number>>;
+    };
 
 /** Makes the models of one configured provider, per modality; a missing entry means "not offered". */
 export interface ProviderModels {
@@ -46,6 +67,8 @@ export interface ProviderModels {
   readonly transcriptions?: (modelId: string) => TranscriptionModel;
   /** A video model, for `POST /v1/videos`. */
   readonly videos?: (modelId: string) => VideoModel;
+  /** How its video models run; set whenever `videos` is. */
+  readonly videoRun?: VideoRun;
 }
 
 /** What each provider type offers, for the docs and `GET /v1/models`. */
@@ -90,6 +113,27 @@ function kept<M>(make: ((modelId: string) => M) | undefined): ((modelId: string)
   };
 }
 
+/** A Gemini operation (`@ai-sdk/google`): its name, `models/<model>/operations/<id>`, and nothing that climbs. */
+function isGeminiOperation(operation: unknown): boolean {
+  const name = (operation as { operationName?: unknown } | null)?.operationName;
+  return (
+    typeof name === 'string' &&
+    /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/.test(name) &&
+    !name.split('/').includes('..')
+  );
+}
+
+/** A Replicate prediction (`@ai-sdk/replicate`): its status URL, which the SDK checks belongs to its base URL. */
+function isReplicateOperation(operation: unknown): boolean {
+  const url = (operation as { getUrl?: unknown } | null)?.getUrl;
+  if (typeof url !== 'string') return false;
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The AI SDK provider of one configured provider, each model instance built once per model id (see
  * `buildProviderModels`).
@@ -105,6 +149,7 @@ export function createProviderModels(
     id: built.id,
     type: built.type,
     baseURL: built.baseURL,
+    ...(built.videoRun === undefined ? {} : { videoRun: built.videoRun }),
   };
   for (const modality of MODALITIES) {
     const make = kept(built[modality] as ((modelId: string) => unknown) | undefined);
@@ -126,7 +171,15 @@ function buildProviderModels(
   const type = providerTypeOf(id, settings);
   const keyEnv = keyEnvOf(id, settings);
   const apiKey = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]);
-  if (type === 'demo') return { id, type, baseURL: undefined, ...DEMO_MODELS };
+  if (type === 'demo') {
+    return {
+      id,
+      type,
+      baseURL: undefined,
+      ...DEMO_MODELS,
+      videoRun: { kind: 'job', isOperation: isDemoVideoOperation },
+    };
+  }
   const baseEnv = type === 'openai-compatible' ? KNOWN_COMPATIBLE[id]?.baseEnv : PROVIDER_ENV[type].baseEnv;
   const baseURL =
     settings.baseURL ??
@@ -144,7 +197,14 @@ function buildProviderModels(
   const key = apiKey ?? '';
   if (isPackagedType(type)) {
     // The packaged types are a table (packaged-providers.ts): one factory per `@ai-sdk/*` package, loaded on demand.
-    return { id, type, baseURL, ...createPackagedModels(type, { id, key, baseURL, settings, common, env }) };
+    const { videoRun } = PACKAGED_TYPES[type] as PackagedType;
+    return {
+      id,
+      type,
+      baseURL,
+      ...createPackagedModels(type, { id, key, baseURL, settings, common, env }),
+      ...(videoRun === undefined ? {} : { videoRun }),
+    };
   }
   switch (type) {
     case 'openai': {
@@ -174,6 +234,7 @@ function buildProviderModels(
         speech: (model) => google.speech(model),
         transcriptions: (model) => google.transcription(model),
         videos: (model) => google.video(model),
+        videoRun: { kind: 'job', isOperation: isGeminiOperation },
       };
     }
     case 'replicate': {
@@ -184,6 +245,7 @@ function buildProviderModels(
         baseURL,
         images: (model) => replicate.image(model),
         videos: (model) => replicate.video(model),
+        videoRun: { kind: 'job', isOperation: isReplicateOperation },
       };
     }
     case 'openai-compatible': {

@@ -107,7 +107,9 @@ export const videosRequestSchema = z.strictObject({
   wait: z
     .boolean()
     .optional()
-    .describe('false: answer at once with a job_id to poll at GET /v1/videos/{job_id} (default true: wait).'),
+    .describe(
+      'false: answer at once with a job_id to poll at GET /v1/videos/{job_id} (default true: wait); refused by the providers whose videos finish in one call (google-vertex, xai, fal).',
+    ),
 });
 
 /** A text request after validation. */

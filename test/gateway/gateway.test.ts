@@ -768,6 +768,25 @@ describe('GET /v1/videos/{job_id}', () => {
     expect(unknown.envelope).toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect(replay.requests).toHaveLength(0);
   });
+
+  test("a job id is NOT_FOUND unless its operation has its own provider's shape, before any call", async () => {
+    const gateway = gatewayWith();
+    const forged = [
+      // Another provider's operation: Google recognises Gemini operation names only, Replicate status URLs only.
+      { target: 'google:veo-3.0-generate-001', operation: { getUrl: `${replay.url}/v1/predictions/x` } },
+      { target: 'replicate:minimax/video-01', operation: { operationName: 'operations/x' } },
+      { target: 'replicate:minimax/video-01', operation: { getUrl: 'file:///etc/passwd' } },
+      { target: 'replicate:minimax/video-01', operation: { getUrl: 5 } },
+      // A provider that offers no videos.
+      { target: 'openai:sora-2', operation: { operationName: 'operations/x' } },
+    ];
+    for (const job of forged) {
+      const id = Buffer.from(JSON.stringify(job)).toString('base64url');
+      const answer = await readEnvelope(await gateway.request(`/v1/videos/${id}`));
+      expect(answer.envelope, JSON.stringify(job)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    expect(replay.requests).toHaveLength(0);
+  });
 });
 
 describe('service endpoints', () => {

@@ -273,6 +273,11 @@ function createVideoModel(modelId: string): V4<VideoModel> {
   } as V4<VideoModel>;
 }
 
+/** A demo video job's operation: it names its model only and is answered from recorded data, with no request. */
+export function isDemoVideoOperation(operation: unknown): boolean {
+  return typeof (operation as { demo_job?: unknown } | null)?.demo_job === 'string';
+}
+
 /** The demo provider's model makers, one per modality; any model id is accepted and named in the answer. */
 export const DEMO_MODELS = {
   text: (modelId: string): LanguageModel => createTextModel(modelId),

@@ -1,10 +1,12 @@
 import {
+  AISDKError,
   generateImage,
   generateSpeech,
   experimental_getVideoStatus as getVideoStatus,
   InvalidArgumentError,
   experimental_startVideo as startVideo,
   transcribe,
+  UnsupportedFunctionalityError,
 } from 'ai';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
@@ -22,6 +24,7 @@ import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
+import type { VideoModel } from '../providers.js';
 import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
 import {
   imagesRequestSchema,
@@ -81,34 +84,6 @@ function decodeVideoJob(id: string): { target: string; operation: unknown } | un
   }
 }
 
-/**
- * Whether `operation` has the shape the provider's SDK gave when the job started: a Gemini operation name, a
- * Replicate status URL. A job id is the client's to send, so one made up is refused before any provider is
- * called (the SDKs would build a URL from whatever it holds).
- */
-function isVideoOperation(type: string | undefined, operation: unknown): boolean {
-  if (operation === null || typeof operation !== 'object') return false;
-  const fields = operation as { operationName?: unknown; getUrl?: unknown; demo_job?: unknown };
-  // The demo's operation names its model only; it is answered from recorded data, with no request.
-  if (type === 'demo') return typeof fields.demo_job === 'string';
-  if (type === 'google' || type === 'google-vertex') {
-    return (
-      typeof fields.operationName === 'string' &&
-      /^(?:models\/[A-Za-z0-9._-]+\/)?operations\/[A-Za-z0-9._-]+$/.test(fields.operationName) &&
-      !fields.operationName.split('/').includes('..')
-    );
-  }
-  if (type === 'replicate') {
-    if (typeof fields.getUrl !== 'string') return false;
-    try {
-      return /^https?:$/.test(new URL(fields.getUrl).protocol);
-    } catch {
-      return false;
-    }
-  }
-  return type === undefined;
-}
-
 /** The envelope of a video answer; a job still running carries its `job_id` and where to poll it. */
 function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutput {
   const envelope = fromVideoStatus(answer.status, options);
@@ -144,6 +119,66 @@ function checkImageModel(target: Target): void {
       value: target.modelId,
       message: `Google image models are Gemini models (gemini-…) through the gateway, not "${target.modelId}".`,
     });
+  }
+}
+
+/** A video model of the AI SDK's V3 specification, whose `doGenerate` polls until the video is done. */
+type OneCallVideoModel = Extract<VideoModel, { specificationVersion: 'v3' }>;
+
+/**
+ * A video from a model that finishes in one call, answered as a job that ended (it needs no job id: the envelope
+ * carries one only while a job is pending). The model's own `doGenerate` is called rather than
+ * `experimental_generateVideo`, which downloads every video URL: the gateway answers URLs (docs/gateway.md,
+ * "Endpoints"). Such a model gives no job to poll, so `"wait": false` is the request's mistake.
+ */
+async function generateVideoInOneCall(
+  target: Target,
+  model: OneCallVideoModel,
+  body: z.infer<typeof videosRequestSchema>,
+  options: {
+    pollOptions: Record<string, Record<string, number>>;
+    signal: AbortSignal;
+    headers: Record<string, string>;
+  },
+): Promise<AiSdkVideoStatus> {
+  if (body.wait === false) {
+    throw new UnsupportedFunctionalityError({
+      functionality: 'wait: false',
+      message: `The ${target.provider.type} provider's video models finish in one call and give no job to poll: send the request without "wait": false.`,
+    });
+  }
+  try {
+    const result = await model.doGenerate({
+      prompt: body.prompt,
+      n: 1,
+      aspectRatio: body.aspect_ratio as `${number}:${number}` | undefined,
+      resolution: body.resolution as `${number}x${number}` | undefined,
+      duration: body.duration_s,
+      fps: undefined,
+      seed: body.seed,
+      image: undefined,
+      frameImages: undefined,
+      inputReferences: undefined,
+      generateAudio: undefined,
+      providerOptions: options.pollOptions,
+      abortSignal: options.signal,
+      headers: options.headers,
+    });
+    return {
+      status: 'completed',
+      videos: result.videos,
+      response: result.response,
+      ...(result.providerMetadata === undefined ? {} : { providerMetadata: result.providerMetadata }),
+    };
+  } catch (error) {
+    // These packages report a job the provider failed (or finished without a video) with an AISDKError of their
+    // own name (`XAI_VIDEO_GENERATION_FAILED`, `VERTEX_VIDEO_GENERATION_FAILED`…), where a job model answers a
+    // failed status: both are the same failed job. The AI SDK's own errors (`AI_…`) are read as they are.
+    // One that ends an aborted call (`…_ABORTED`) is the deadline's or the client's, not the provider's.
+    if (AISDKError.isInstance(error) && !error.name.startsWith('AI_') && !options.signal.aborted) {
+      return { status: 'error', error: error.message };
+    }
+    throw error;
   }
 }
 
@@ -324,6 +359,15 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       // Finished videos are answered by URL when the provider gives one; the gateway does not download them.
       call: async ({ target, signal, headers }) => {
         const model = target.provider.videos?.(target.modelId) as never;
+        const run = target.provider.videoRun;
+        if (run?.kind === 'call') {
+          const options = { pollOptions: run.pollOptions(runtime.videoPollMs), signal, headers };
+          const answer: VideoAnswer = {
+            status: await generateVideoInOneCall(target, model, body, options),
+            job: '',
+          };
+          return answer;
+        }
         const started = await startVideo({
           model,
           prompt: body.prompt,
@@ -363,8 +407,8 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
     const decoded = decodeVideoJob(jobId);
     const provider =
       decoded === undefined ? undefined : runtime.providers.get(decoded.target.split(':')[0] ?? '');
-    const job =
-      decoded !== undefined && isVideoOperation(provider?.type, decoded.operation) ? decoded : undefined;
+    const run = provider?.videoRun;
+    const job = run?.kind === 'job' && run.isOperation(decoded?.operation) ? decoded : undefined;
     if (job === undefined) {
       return respond(
         c,
