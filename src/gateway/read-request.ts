@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { readJson } from '../json/index.js';
+import { pointerOf } from '../json/json-pointer.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { type ConfigProblem, problemsOf, toPointer } from './config.js';
+import { type ConfigProblem, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
 
 /** Why a request body was refused: the failure's code, a sentence and its details. */
@@ -154,7 +155,7 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
     };
   }
   const problems: ConfigProblem[] = read.duplicates.map((duplicate) => ({
-    path: `${duplicate.path}${toPointer([duplicate.key])}`,
+    path: `${duplicate.path}${pointerOf(duplicate.key)}`,
     message: `Member "${duplicate.key}" appears more than once.`,
   }));
   const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);

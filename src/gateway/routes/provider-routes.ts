@@ -9,6 +9,7 @@ import {
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { readJson } from '../../json/index.js';
+import { sleep } from '../../sleep.js';
 import {
   type AiSdkOptions,
   type AiSdkVideoStatus,
@@ -17,7 +18,7 @@ import {
   fromTranscription,
   fromVideoStatus,
 } from '../../unified/ai-sdk.js';
-import { toBase64 } from '../../unified/classify-media.js';
+import { fromBase64, fromBase64Url, toBase64Url } from '../../unified/base64.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
@@ -33,22 +34,6 @@ import {
 import { serveCall } from './serve-call.js';
 import { serveText, serveTextStream } from './text.js';
 
-/** Wait between two status checks of a video job; ends early when the request is aborted. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}
-
 /** A video job's status and the id to poll it by. */
 interface VideoAnswer {
   status: AiSdkVideoStatus;
@@ -61,17 +46,15 @@ interface VideoAnswer {
  * operation belongs to the configured provider, so a forged id cannot send credentials elsewhere.
  */
 function encodeVideoJob(target: string, operation: unknown): string {
-  const bytes = new TextEncoder().encode(JSON.stringify({ target, operation }));
-  return toBase64(bytes).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return toBase64Url(new TextEncoder().encode(JSON.stringify({ target, operation })));
 }
 
 function decodeVideoJob(id: string): { target: string; operation: unknown } | undefined {
   if (!/^[A-Za-z0-9_-]{1,8192}$/.test(id)) return undefined;
+  const bytes = fromBase64Url(id);
+  if (bytes === undefined) return undefined;
   try {
-    const binary = atob(id.replaceAll('-', '+').replaceAll('_', '/'));
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(
-      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
-    );
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     const read = readJson(text, { maxDepth: 32 });
     const value = read.ok ? (read.value as { target?: unknown; operation?: unknown }) : undefined;
     if (typeof value?.target !== 'string' || value.operation === undefined) return undefined;
@@ -226,7 +209,11 @@ async function readTranscription(
   }
   const parsed = parseJsonRequest(bytes.value, transcriptionsRequestSchema);
   if (!parsed.ok) return parsed;
-  const audio = Uint8Array.from(atob(parsed.value.audio), (char) => char.charCodeAt(0));
+  // The schema has checked that `audio` is base64 already.
+  const audio = fromBase64(parsed.value.audio);
+  if (audio === undefined) {
+    return { ok: false, problem: invalidRequest([{ path: '/audio', message: 'Must be base64.' }]) };
+  }
   return { ok: true, value: { model: parsed.value.model, audio, media_type: parsed.value.media_type } };
 }
 
@@ -352,7 +339,7 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
             maxRetries: 0,
           });
           if (status.status !== 'pending') return withoutProviderKey(target, { status, job } as VideoAnswer);
-          await pause(runtime.videoPollMs, signal);
+          await sleep(runtime.videoPollMs, signal);
         }
       },
       convert: videoEnvelope,
