@@ -9,7 +9,7 @@ import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
-import { createTraceId } from './middleware/trace-id.js';
+import { createTraceIdMiddleware } from './middleware/trace-id.js';
 import { createOpenApiDocument } from './openapi.js';
 import { MODALITIES_OF } from './providers.js';
 import { createRedactor } from './redact-secrets.js';
@@ -87,7 +87,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   // log line and the metrics for every request whatever answers it, CORS, then the key check and the shutdown
   // refusal on what they guard.
   app.use(shutdown.track);
-  app.use(createTraceId());
+  app.use(createTraceIdMiddleware());
   app.use(
     createRequestLog({
       metrics,

@@ -6,7 +6,7 @@ import type { GatewayEnv } from '../gateway-env.js';
  * Give every request its trace id — the caller's (`traceparent`, `x-trace-id`, `x-request-id`) when it sent a
  * usable one, else a new one (docs/gateway.md, "Trace ids") — and answer it in `x-trace-id`, whatever answers.
  */
-export function createTraceId(): MiddlewareHandler<GatewayEnv> {
+export function createTraceIdMiddleware(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const traceId = traceIdFrom(c.req.raw.headers);
     c.set('traceId', traceId);
