@@ -63,8 +63,8 @@ function routeLabel(path: string): string {
  * serve({ fetch: gateway.fetch, port: 8787, hostname: '127.0.0.1' });
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
-  checkProviderKeys(options);
   const keys = gatewayKeysOf(options);
+  checkProviderKeys(options);
   const metrics = new GatewayMetrics();
   const stop = new StopNotice();
   const runtime = createRuntime(options, metrics, stop);

@@ -1,6 +1,6 @@
 /**
  * JSON Pointers (RFC 6901), the one way verdict names where a value is: every finding, problem and duplicate
- * member carries one (docs/library.md, "Strict reading").
+ * member carries one (docs/library.md, "Strict JSON reading").
  */
 
 /** Escapes one reference token: `~` becomes `~0`, `/` becomes `~1`. */
