@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import { createRuntime } from './create-runtime.js';
-import { type GatewayEnv, respond, systemFailure, systemSuccess } from './gateway-env.js';
+import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import { checkProviderKeys, type GatewayOptions, gatewayKeysOf, secretsOf } from './gateway-options.js';
 import { GatewayMetrics } from './metrics.js';
 import { createRequestLog } from './middleware/request-log.js';
@@ -10,10 +10,9 @@ import { createRequireKey } from './middleware/require-key.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
-import { createOpenApiDocument } from './openapi.js';
-import { MODALITIES_OF } from './providers.js';
 import { createRedactor } from './redact-secrets.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
+import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
@@ -121,53 +120,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   }
   app.use('/v1/*', shutdown.refuse);
 
-  // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
-  // stopping, so a load balancer's readiness check and a client read the same thing.
-  // With a store, health says whether it answers: down is a failure unless stored keys fail open
-  // (docs/gateway.md, "Teams").
-  app.get('/healthz', async (c) => {
-    const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
-    if (store === 'down' && !shutdown.closing && !teams?.failOpen) {
-      return respond(
-        c,
-        systemFailure('PROVIDER_UNAVAILABLE', "The gateway's store cannot be reached.", c.get('traceId'), {
-          store,
-        }),
-      );
-    }
-    return respond(
-      c,
-      shutdown.closing
-        ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
-        : systemSuccess(
-            `Serving ${runtime.providers.size} provider(s)${store === undefined ? '' : `; the store is ${store}`}.`,
-            c.get('traceId'),
-            { providers: [...runtime.providers.keys()], ...(store === undefined ? {} : { store }) },
-          ),
-    );
-  });
-  app.get('/metrics', (c) => {
-    c.get('facts').code = 'ok';
-    const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
-    return c.body(metrics.render(runtime.limit) + teamLines, 200, {
-      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
-    });
-  });
-  app.get('/openapi.json', (c) => {
-    c.get('facts').code = 'ok';
-    return c.json(createOpenApiDocument());
-  });
-  app.get('/v1/models', (c) => {
-    const traceId = c.get('traceId');
-    const providers = [...runtime.providers.values()].map((provider) => ({
-      id: provider.id,
-      type: provider.type,
-      modalities: [...MODALITIES_OF[provider.type]],
-      ...(provider.type === 'demo' ? { demo: true } : {}),
-    }));
-    const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
-    return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
-  });
+  registerSystemRoutes(app, { runtime, metrics, shutdown, teams });
   teams?.register(app);
   registerProviderRoutes(app, runtime);
 
