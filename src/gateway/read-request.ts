@@ -163,13 +163,3 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
   if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };
   return { ok: true, value: parsed.data as z.infer<S> };
 }
-
-/** Read a JSON request body under `limit` bytes and validate it. */
-export async function readJsonRequest<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-  limit: number,
-): Promise<RequestRead<z.infer<S>>> {
-  const bytes = await readBodyBytes(request, limit);
-  return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
-}
