@@ -356,3 +356,8 @@ export function checkCredentials(
   }
   return problems;
 }
+
+/** One sentence for what {@link checkCredentials} found, as `verdict gateway` and `createGateway` say it. */
+export function describeMissingKeys(problems: readonly ConfigProblem[]): string {
+  return `${problems.length} provider(s) lack their key: ${problems.map((problem) => problem.message).join(' ')}`;
+}

@@ -1,6 +1,7 @@
 import { VerdictError } from '../errors.js';
 import {
   checkCredentials,
+  describeMissingKeys,
   type GatewayConfig,
   keyEnvOf,
   type ProviderSettings,
@@ -60,10 +61,7 @@ export function providerSettingsOf(options: GatewayOptions): Record<string, Prov
 export function checkProviderKeys(options: GatewayOptions): void {
   const missing = checkCredentials(providerSettingsOf(options), options.env ?? {});
   if (missing.length === 0) return;
-  throw new VerdictError(
-    'invalid_argument',
-    `${missing.length} provider(s) lack their key: ${missing.map((problem) => problem.message).join(' ')}`,
-  );
+  throw new VerdictError('invalid_argument', describeMissingKeys(missing));
 }
 
 /** The secrets of a configuration: provider keys (given or from the environment), credential headers, gateway keys. */
