@@ -1,3 +1,4 @@
+import { sleep } from '../sleep.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { traceIdOr } from '../unified/trace-id-from.js';
@@ -296,7 +297,7 @@ export function createClient(options: ClientOptions): VerdictClient {
     let status = await videoStatus(jobId, poll);
     for (let polls = 1; polls < maxPolls; polls++) {
       if (!status.success || status.metadata.job_status !== 'pending') return status;
-      if (!(await pause(interval, poll.signal))) return transportFailure({ name: 'AbortError' });
+      if (!(await sleep(interval, poll.signal))) return transportFailure({ name: 'AbortError' });
       status = await videoStatus(jobId, poll);
     }
     return status;
@@ -313,20 +314,4 @@ export function createClient(options: ClientOptions): VerdictClient {
     waitForVideo,
     models: (call) => request('/v1/models', { method: 'GET' }, call),
   };
-}
-
-/** Wait `ms`, or less when `signal` aborts; true when the whole time passed. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve(true);
-    }, ms);
-    function stop() {
-      clearTimeout(timer);
-      resolve(false);
-    }
-    signal?.addEventListener('abort', stop, { once: true });
-  });
 }

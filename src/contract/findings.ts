@@ -23,15 +23,8 @@ export function formatFinding(finding: Finding): string {
   return `${finding.code} at ${finding.path === '' ? '(root)' : finding.path}: ${finding.message}`;
 }
 
-/** Escapes one JSON Pointer reference token (RFC 6901): `~` becomes `~0`, `/` becomes `~1`. */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** The JSON Pointer of a path of member names and array indexes (`pointerOf('a', 0)` is `/a/0`). */
-export function pointerOf(...tokens: readonly (string | number)[]): string {
-  return tokens.map((token) => `/${escapePointerToken(String(token))}`).join('');
-}
+// JSON Pointers are written by the strict reader's module; every validator builds its findings' paths with it.
+export { escapePointerToken, pointerOf } from '../json/json-pointer.js';
 
 /**
  * The `duplicate_member` finding for a member name read twice in one object: its path is the object's pointer

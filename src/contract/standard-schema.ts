@@ -1,3 +1,4 @@
+import { unescapePointerToken } from '../json/json-pointer.js';
 import { RESULT_CONTRACT_SCHEMA } from './contract-schema.js';
 import { VerdictError } from './errors.js';
 import type { ResultContract } from './types.js';
@@ -48,7 +49,7 @@ function pointerToPath(pointer: string): PropertyKey[] {
     .slice(1)
     .split('/')
     .map((token) => {
-      const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = unescapePointerToken(token);
       return /^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key;
     });
 }

@@ -1,3 +1,4 @@
+import { sleep } from '../sleep.js';
 import type { AiSdkModelLike, AiSdkOptions } from '../unified/ai-sdk.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
@@ -119,19 +120,6 @@ export function retryAfterMs(error: unknown, now = Date.now()): number | undefin
   if (value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

@@ -9,9 +9,9 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
+import { pointerOf } from '../json/json-pointer.js';
 import type { ChatMessage, ChatUserPart } from './chat-request-schema.js';
-import type { ProviderType } from './config.js';
-import { type ConfigProblem, toPointer } from './config.js';
+import type { ConfigProblem, ProviderType } from './config.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -153,13 +153,13 @@ class Translation {
 
   refuse(path: (string | number)[], what: string): void {
     this.problems.push({
-      path: toPointer(path),
+      path: pointerOf(...path),
       message: `Provider "${this.provider}" (${this.family}) does not take ${what}.`,
     });
   }
 
   problem(path: (string | number)[], message: string): void {
-    this.problems.push({ path: toPointer(path), message });
+    this.problems.push({ path: pointerOf(...path), message });
   }
 
   userPart(part: ChatUserPart, at: (string | number)[]): TextPart | ImagePart | FilePart | undefined {

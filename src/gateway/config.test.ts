@@ -5,7 +5,6 @@ import {
   keyEnvOf,
   providersFromEnv,
   providerTypeOf,
-  toPointer,
 } from './config.js';
 
 function problemPaths(value: unknown): string[] {
@@ -47,13 +46,6 @@ describe('checkGatewayConfig', () => {
 
   test('a value that is not an object is one problem, never a throw', () => {
     for (const value of [null, 42, 'text', []]) expect(checkGatewayConfig(value).ok).toBe(false);
-  });
-});
-
-describe('toPointer', () => {
-  test('escapes ~ and / as RFC 6901 says', () => {
-    expect(toPointer(['providers', 'a/b~c', 0])).toBe('/providers/a~1b~0c/0');
-    expect(toPointer([])).toBe('');
   });
 });
 

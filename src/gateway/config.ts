@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isJsonObject } from '../contract/findings.js';
+import { pointerOf } from '../json/json-pointer.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 
@@ -174,20 +175,15 @@ export interface ConfigProblem {
 /** The outcome of {@link checkGatewayConfig}. */
 export type ConfigCheck = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[] };
 
-/** A JSON Pointer from a path of keys and indexes (RFC 6901 escaping). */
-export function toPointer(path: readonly PropertyKey[]): string {
-  return path.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-}
-
 /** Every issue of a failed zod parse as a problem with its JSON Pointer; unknown members get one each. */
 export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({
-          path: toPointer([...issue.path, key]),
+          path: pointerOf(...issue.path, key),
           message: `Unknown member "${key}".`,
         }))
-      : [{ path: toPointer(issue.path), message: issue.message }],
+      : [{ path: pointerOf(...issue.path), message: issue.message }],
   );
 }
 
@@ -220,7 +216,7 @@ function crossProblems(value: unknown): ConfigProblem[] {
   for (const [id, settings] of Object.entries(providers ?? {})) {
     if (!PROVIDER_ID_PATTERN.test(id)) {
       problems.push({
-        path: toPointer(['providers', id]),
+        path: pointerOf('providers', id),
         message:
           'A provider id is lowercase letters, digits, ".", "_" or "-", starting with a letter or digit.',
       });
@@ -238,13 +234,13 @@ function crossProblems(value: unknown): ConfigProblem[] {
       KNOWN_COMPATIBLE[id] === undefined
     ) {
       problems.push({
-        path: toPointer(['providers', id, 'baseURL']),
+        path: pointerOf('providers', id, 'baseURL'),
         message: `Provider "${id}" is openai-compatible and needs a baseURL.`,
       });
     }
     if (settings.api !== undefined && type !== 'openai' && type !== 'azure') {
       problems.push({
-        path: toPointer(['providers', id, 'api']),
+        path: pointerOf('providers', id, 'api'),
         message: '"api" applies to openai and azure providers only.',
       });
     }
@@ -257,7 +253,7 @@ function crossProblems(value: unknown): ConfigProblem[] {
         const provider = target.slice(0, target.indexOf(':'));
         if (!Object.hasOwn(providers, provider)) {
           problems.push({
-            path: toPointer(Array.isArray(targets) ? ['aliases', alias, index] : ['aliases', alias]),
+            path: Array.isArray(targets) ? pointerOf('aliases', alias, index) : pointerOf('aliases', alias),
             message: `Alias "${alias}" names provider "${provider}", which is not configured.`,
           });
         }
@@ -354,9 +350,14 @@ export function checkCredentials(
     const value = env[variable];
     if (value !== undefined && value.trim() !== '') continue;
     problems.push({
-      path: toPointer(['providers', id]),
+      path: pointerOf('providers', id),
       message: `Provider "${id}" needs its key: ${variable} is ${value === undefined ? 'not set' : 'empty'}.`,
     });
   }
   return problems;
+}
+
+/** One sentence for what {@link checkCredentials} found, as `verdict gateway` and `createGateway` say it. */
+export function describeMissingKeys(problems: readonly ConfigProblem[]): string {
+  return `${problems.length} provider(s) lack their key: ${problems.map((problem) => problem.message).join(' ')}`;
 }

@@ -138,6 +138,15 @@ export function respond(
   return toHttpResponse(safe, headers === undefined ? undefined : { headers });
 }
 
+/**
+ * Run `done` once the request's answer has ended: now, or when its stream ends (`facts.pending`). Callbacks
+ * run in the order they were given, so an inner middleware's bookkeeping comes before an outer one's.
+ */
+export function onAnswerEnd(facts: RequestFacts | undefined, done: () => void): void {
+  if (facts?.pending === undefined) done();
+  else facts.pending.then(done, done);
+}
+
 /** Keep an envelope's facts (code, provider, model, usage) for the log line and the metrics. */
 export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedOutput): void {
   if (facts === undefined) return;

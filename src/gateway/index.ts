@@ -17,7 +17,8 @@ export {
   type RouteName,
   type RouteSettings,
 } from './config.js';
-export { type AssetHandler, createGateway, type Gateway, type GatewayOptions } from './create-gateway.js';
+export { createGateway, type Gateway } from './create-gateway.js';
+export type { AssetHandler, GatewayOptions } from './gateway-options.js';
 export { createOpenApiDocument } from './openapi.js';
 export { MODALITIES_OF, type Modality } from './providers.js';
 export {

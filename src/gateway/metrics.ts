@@ -33,15 +33,19 @@ function labels(pairs: Record<string, string>): string {
     .join(',')}}`;
 }
 
+/** What the concurrency limit says of itself now, for its two gauges. */
+export interface LimitGauges {
+  /** Provider requests holding a place. */
+  readonly inFlight: number;
+  /** Requests waiting for a place. */
+  readonly queued: number;
+}
+
 /** The counters and histogram of one gateway instance. */
 export class GatewayMetrics {
   private readonly requests = new Map<string, number>();
   private readonly attempts = new Map<string, number>();
   private readonly histograms = new Map<string, { buckets: number[]; sum: number; count: number }>();
-  /** Requests being served now (provider routes only). */
-  inFlight = 0;
-  /** Requests waiting for a place now. */
-  queued = 0;
 
   /** Count one finished request. */
   record(sample: RequestSample): void {
@@ -65,8 +69,8 @@ export class GatewayMetrics {
     histogram.count += 1;
   }
 
-  /** The metrics as Prometheus text. */
-  render(): string {
+  /** The metrics as Prometheus text, with the gauges of the concurrency limit. */
+  render(gauges: LimitGauges): string {
     const lines: string[] = [
       '# HELP verdict_gateway_requests_total Requests answered, by route, status and code.',
       '# TYPE verdict_gateway_requests_total counter',
@@ -91,10 +95,10 @@ export class GatewayMetrics {
     lines.push(
       '# HELP verdict_gateway_in_flight Provider requests being served now.',
       '# TYPE verdict_gateway_in_flight gauge',
-      `verdict_gateway_in_flight ${this.inFlight}`,
+      `verdict_gateway_in_flight ${gauges.inFlight}`,
       '# HELP verdict_gateway_queued Requests waiting for a place now.',
       '# TYPE verdict_gateway_queued gauge',
-      `verdict_gateway_queued ${this.queued}`,
+      `verdict_gateway_queued ${gauges.queued}`,
     );
     return `${lines.join('\n')}\n`;
   }

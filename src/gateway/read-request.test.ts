@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { parseJsonRequest, readBodyBytes, readJsonRequest } from './read-request.js';
+import { parseJsonRequest, readBodyBytes } from './read-request.js';
 
 const schema = z.strictObject({ model: z.string().min(1), n: z.number().int().optional() });
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -80,17 +80,6 @@ describe('parseJsonRequest', () => {
     expect(parseJsonRequest(bytes(`{"model":"m","n":${deep}}`), schema)).toMatchObject({
       ok: false,
       problem: { code: 'VALIDATION_ERROR' },
-    });
-  });
-});
-
-describe('readJsonRequest', () => {
-  test('reads and validates in one step, the limit first', async () => {
-    const request = () => new Request('http://gateway.test/', { method: 'POST', body: '{"model":"m"}' });
-    expect(await readJsonRequest(request(), schema, 100)).toEqual({ ok: true, value: { model: 'm' } });
-    expect(await readJsonRequest(request(), schema, 5)).toMatchObject({
-      ok: false,
-      problem: { code: 'PAYLOAD_TOO_LARGE' },
     });
   });
 });

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { readJson } from '../json/index.js';
+import { pointerOf } from '../json/json-pointer.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { type ConfigProblem, problemsOf, toPointer } from './config.js';
+import { type ConfigProblem, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
 
 /** Why a request body was refused: the failure's code, a sentence and its details. */
@@ -154,21 +155,11 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
     };
   }
   const problems: ConfigProblem[] = read.duplicates.map((duplicate) => ({
-    path: `${duplicate.path}${toPointer([duplicate.key])}`,
+    path: `${duplicate.path}${pointerOf(duplicate.key)}`,
     message: `Member "${duplicate.key}" appears more than once.`,
   }));
   const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
   if (!parsed.success) problems.push(...problemsOf(expandUnions(parsed.error.issues)));
   if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };
   return { ok: true, value: parsed.data as z.infer<S> };
-}
-
-/** Read a JSON request body under `limit` bytes and validate it. */
-export async function readJsonRequest<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-  limit: number,
-): Promise<RequestRead<z.infer<S>>> {
-  const bytes = await readBodyBytes(request, limit);
-  return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
 }

@@ -1,3 +1,4 @@
+import { unescapePointerToken } from './json-pointer.js';
 import { locate } from './locate.js';
 import { decodeString, scanString, skipWhitespace } from './scan-json.js';
 
@@ -38,13 +39,7 @@ export function locatePointer(text: string, pointer: string): PointerSpan {
   if (pointer !== '' && !pointer.startsWith('/')) return span(at, at + 1, false);
 
   let start = at;
-  const tokens =
-    pointer === ''
-      ? []
-      : pointer
-          .slice(1)
-          .split('/')
-          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointerToken);
   for (const token of tokens) {
     const c = text.charCodeAt(at);
     const child = c === 0x7b ? findMember(text, at, token) : c === 0x5b ? findElement(text, at, token) : null;

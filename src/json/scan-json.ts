@@ -1,3 +1,4 @@
+import { escapePointerToken } from './json-pointer.js';
 import type { DuplicateMember } from './types.js';
 
 /** Where and why a strict scan stopped; `offset` is in UTF-16 code units of the scanned text. */
@@ -115,7 +116,7 @@ class PathSegments {
       pointers[k + 1] =
         typeof segment === 'number'
           ? `${pointers[k]}/${segment}`
-          : `${pointers[k]}/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+          : `${pointers[k]}/${escapePointerToken(segment)}`;
     }
     if (depth > this.valid) this.valid = depth;
     return pointers[depth] as string;

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { sleep } from '../sleep.js';
 
 /** One line of `/proc/[pid]/stat`, the fields verdict reads (numbered as in proc(5)). */
 export interface ProcStat {
@@ -161,7 +162,7 @@ async function waitForEnd(processes: readonly FoundProcess[], ms: number): Promi
   const deadline = Date.now() + ms;
   let alive = processes.filter((found) => !hasEnded(found));
   while (alive.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
     alive = alive.filter((found) => !hasEnded(found));
   }
   return alive;

@@ -6,7 +6,8 @@ import { isJsonObject, omitUndefined } from '../contract/findings.js';
  */
 import { VerdictError } from '../errors.js';
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
-import { canonicalMediaType, toBase64 } from './classify-media.js';
+import { toBase64 } from './base64.js';
+import { canonicalMediaType } from './classify-media.js';
 import { codeForProviderStatus, type UnifiedErrorCode } from './error-taxonomy.js';
 import { type HeadersLike, headerValue } from './header-value.js';
 import { formatOfAiSdkProvider, formatOfProvider, formatSpecOf } from './normalize-response.js';

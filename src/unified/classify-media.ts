@@ -126,22 +126,3 @@ export function sortMedia(items: readonly MediaItem[]): Record<MediaKind, MediaI
   for (const item of items) sorted[classifyMedia(item)].push(item);
   return sorted;
 }
-
-/** The bytes of base64 text (padding optional), without `node:` Buffer; `undefined` when it is not base64. */
-export function fromBase64(text: string): Uint8Array | undefined {
-  try {
-    return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Base64 of some bytes, without `node:` Buffer so that it runs in browsers and edge runtimes. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let index = 0; index < bytes.length; index += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + chunk));
-  }
-  return btoa(binary);
-}

@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
 import { isVerdictError } from '../../errors.js';
+import { describeMissingKeys } from '../../gateway/config.js';
 import {
   type AssetHandler,
   checkCredentials,
@@ -350,12 +351,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     if (!parsed.json) {
       for (const problem of missing) io.stderr.write(`verdict gateway: ${problem.message}\n`);
     }
-    return usageFailure(
-      io,
-      parsed.json,
-      `${missing.length} provider(s) lack their key: ${missing.map((problem) => problem.message).join(' ')}`,
-      { problems: missing },
-    );
+    return usageFailure(io, parsed.json, describeMissingKeys(missing), { problems: missing });
   }
   if (options['check-config'] && providers.length === 0) {
     if (!parsed.json) io.stderr.write(firstRunAdvice());

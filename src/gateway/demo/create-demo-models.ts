@@ -1,4 +1,5 @@
 import type { ImageModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
+import { fromBase64 } from '../../unified/base64.js';
 import type { VideoModel } from '../providers.js';
 import {
   DEMO_IMAGE_PNG,
@@ -205,10 +206,6 @@ function createImageModel(modelId: string): V4<ImageModel> {
   };
 }
 
-function bytesOf(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-}
-
 function createSpeechModel(modelId: string): V4<SpeechModel> {
   return {
     specificationVersion: 'v4',
@@ -218,7 +215,7 @@ function createSpeechModel(modelId: string): V4<SpeechModel> {
       options.abortSignal?.throwIfAborted();
       const other = options.outputFormat !== undefined && options.outputFormat !== 'mp3';
       return {
-        audio: bytesOf(DEMO_SPEECH_MP3),
+        audio: fromBase64(DEMO_SPEECH_MP3) ?? new Uint8Array(),
         warnings: other
           ? [{ type: 'unsupported', feature: 'outputFormat', details: 'The demo answers MP3 only.' }]
           : [],

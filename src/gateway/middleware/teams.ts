@@ -14,6 +14,7 @@ import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusa
 import type { GatewayStore } from '../store/open-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
 import { createKeyCheck } from './check-key.js';
+import { refuseWithoutKey } from './require-key.js';
 
 /** Who is calling: the admin key, a static key, or a stored key with its limits. */
 export interface Caller {
@@ -255,17 +256,7 @@ export function createTeams(options: TeamsOptions): Teams {
     const token = bearer(c.req.header('authorization'));
     const found = token === undefined ? undefined : await identify(c, token);
     if (found !== undefined && 'refused' in found) return found.refused;
-    if (found === undefined) {
-      return respond(
-        c,
-        systemFailure(
-          'AUTHENTICATION_ERROR',
-          'Send a gateway key as "Authorization: Bearer <key>".',
-          traceId,
-        ),
-        { 'www-authenticate': 'Bearer' },
-      );
-    }
+    if (found === undefined) return refuseWithoutKey(c);
     const caller = found;
     c.set('caller', caller);
     c.get('facts').key = caller.name;

@@ -8,9 +8,10 @@ import {
   transcribe,
   UnsupportedFunctionalityError,
 } from 'ai';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { readJson } from '../../json/index.js';
+import { sleep } from '../../sleep.js';
 import {
   type AiSdkOptions,
   type AiSdkVideoStatus,
@@ -19,13 +20,14 @@ import {
   fromTranscription,
   fromVideoStatus,
 } from '../../unified/ai-sdk.js';
-import { toBase64 } from '../../unified/classify-media.js';
+import { fromBase64, fromBase64Url, toBase64Url } from '../../unified/base64.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
+import { createReadBody, jsonBodyOf, type ReadBodyOptions } from '../middleware/read-body.js';
 import type { VideoModel } from '../providers.js';
-import { invalidRequest, parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
+import { invalidRequest, parseJsonRequest, type RequestRead } from '../read-request.js';
 import {
   imagesRequestSchema,
   speechRequestSchema,
@@ -35,22 +37,6 @@ import {
 } from '../request-schemas.js';
 import { serveCall } from './serve-call.js';
 import { serveText, serveTextStream } from './text.js';
-
-/** Wait between two status checks of a video job; ends early when the request is aborted. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}
 
 /** A video job's status and the id to poll it by. */
 interface VideoAnswer {
@@ -64,17 +50,15 @@ interface VideoAnswer {
  * operation belongs to the configured provider, so a forged id cannot send credentials elsewhere.
  */
 function encodeVideoJob(target: string, operation: unknown): string {
-  const bytes = new TextEncoder().encode(JSON.stringify({ target, operation }));
-  return toBase64(bytes).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return toBase64Url(new TextEncoder().encode(JSON.stringify({ target, operation })));
 }
 
 function decodeVideoJob(id: string): { target: string; operation: unknown } | undefined {
   if (!/^[A-Za-z0-9_-]{1,8192}$/.test(id)) return undefined;
+  const bytes = fromBase64Url(id);
+  if (bytes === undefined) return undefined;
   try {
-    const binary = atob(id.replaceAll('-', '+').replaceAll('_', '/'));
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(
-      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
-    );
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     const read = readJson(text, { maxDepth: 32 });
     const value = read.ok ? (read.value as { target?: unknown; operation?: unknown }) : undefined;
     if (typeof value?.target !== 'string' || value.operation === undefined) return undefined;
@@ -184,60 +168,51 @@ async function generateVideoInOneCall(
 
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
 
-/** Register `POST path`: other methods get a `VALIDATION_ERROR` envelope naming POST; the body is read strictly. */
-function post<S extends z.ZodType>(
+/** Register `POST /v1/<route>`: other methods get a `VALIDATION_ERROR` envelope naming POST; the body is read strictly. */
+function post<T>(
   app: Hono<GatewayEnv>,
   runtime: GatewayRuntime,
   route: RouteName,
-  schema: S,
-  handle: Handler<z.infer<S>>,
-  read: (
-    c: Context<GatewayEnv>,
-    limit: number,
-    timeoutMs: number,
-  ) => Promise<RequestRead<z.infer<S>>> = async (c, limit, timeoutMs) => {
-    const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
-    return bytes.ok ? parseJsonRequest(bytes.value, schema) : bytes;
-  },
+  parse: ReadBodyOptions<T>['parse'],
+  handle: Handler<T>,
 ): void {
-  app.all(`/v1/${route}`, async (c) => {
-    const traceId = c.get('traceId');
-    if (c.req.method !== 'POST') {
-      return respond(
-        c,
-        systemFailure('VALIDATION_ERROR', `Use POST for /v1/${route}, not ${c.req.method}.`, traceId, {
-          method: c.req.method,
-          allowed: ['POST'],
-        }),
-        { allow: 'POST' },
-      );
-    }
-    const body = await read(c, runtime.maxBodyBytes(route), runtime.bodyTimeoutMs);
-    if (!body.ok) {
-      const { code, message, details } = body.problem;
-      if (code !== 'REQUEST_TIMEOUT') return respond(c, systemFailure(code, message, traceId, details));
-      if (details.reason === 'client_closed') c.get('facts').clientClosed = true;
-      // The rest of a body that came too slowly is not read: the connection ends with the answer.
-      return respond(c, systemFailure(code, message, traceId, details), { connection: 'close' });
-    }
-    if (runtime.logContent) c.get('facts').input = body.value;
-    return handle(c, body.value);
+  const readBody = createReadBody({
+    maxBytes: runtime.maxBodyBytes(route),
+    timeoutMs: runtime.bodyTimeoutMs,
+    logContent: runtime.logContent,
+    parse,
   });
+  const onlyPost: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    if (c.req.method === 'POST') return next();
+    return respond(
+      c,
+      systemFailure('VALIDATION_ERROR', `Use POST for /v1/${route}, not ${c.req.method}.`, c.get('traceId'), {
+        method: c.req.method,
+        allowed: ['POST'],
+      }),
+      { allow: 'POST' },
+    );
+  };
+  app.all(`/v1/${route}`, onlyPost, readBody, (c) => handle(c, c.req.valid('json')));
+}
+
+/** A transcription request, from either body it takes. */
+interface TranscriptionBody {
+  model: string;
+  audio: Uint8Array;
+  media_type?: string | undefined;
 }
 
 /** `POST /v1/transcriptions` takes multipart (`file`, `model`) as well as JSON with base64 `audio`. */
-async function readTranscription(
+async function parseTranscription(
+  bytes: Uint8Array,
   c: Context<GatewayEnv>,
-  limit: number,
-  timeoutMs: number,
-): Promise<RequestRead<{ model: string; audio: Uint8Array; media_type?: string }>> {
-  const bytes = await readBodyBytes(c.req.raw, limit, timeoutMs);
-  if (!bytes.ok) return bytes;
+): Promise<RequestRead<TranscriptionBody>> {
   const type = c.req.header('content-type') ?? '';
   if (/^multipart\/form-data/i.test(type)) {
     let form: FormData;
     try {
-      form = await new Response(bytes.value as Uint8Array<ArrayBuffer>, {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
         headers: { 'content-type': type },
       }).formData();
     } catch {
@@ -259,18 +234,22 @@ async function readTranscription(
     const audio = new Uint8Array(await file.arrayBuffer());
     return { ok: true, value: { model, audio, ...(file.type === '' ? {} : { media_type: file.type }) } };
   }
-  const parsed = parseJsonRequest(bytes.value, transcriptionsRequestSchema);
+  const parsed = parseJsonRequest(bytes, transcriptionsRequestSchema);
   if (!parsed.ok) return parsed;
-  const audio = Uint8Array.from(atob(parsed.value.audio), (char) => char.charCodeAt(0));
+  // The schema has checked that `audio` is base64 already.
+  const audio = fromBase64(parsed.value.audio);
+  if (audio === undefined) {
+    return { ok: false, problem: invalidRequest([{ path: '/audio', message: 'Must be base64.' }]) };
+  }
   return { ok: true, value: { model: parsed.value.model, audio, media_type: parsed.value.media_type } };
 }
 
 /** Register the routes that call providers: text, images, speech, transcriptions and videos. */
 export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime): void {
-  post(app, runtime, 'text', textRequestSchema, (c, body) =>
+  post(app, runtime, 'text', jsonBodyOf(textRequestSchema), (c, body) =>
     body.stream === true ? serveTextStream(c, runtime, body) : serveText(c, runtime, body),
   );
-  post(app, runtime, 'images', imagesRequestSchema, (c, body) =>
+  post(app, runtime, 'images', jsonBodyOf(imagesRequestSchema), (c, body) =>
     serveCall(c, runtime, {
       route: 'images',
       modality: 'images',
@@ -294,7 +273,7 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       convert: fromGenerateImage,
     }),
   );
-  post(app, runtime, 'speech', speechRequestSchema, (c, body) =>
+  post(app, runtime, 'speech', jsonBodyOf(speechRequestSchema), (c, body) =>
     serveCall(c, runtime, {
       route: 'speech',
       modality: 'speech',
@@ -314,42 +293,31 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       convert: fromGenerateSpeech,
     }),
   );
-  post(
-    app,
-    runtime,
-    'transcriptions',
-    transcriptionsRequestSchema,
-    (c, body) => {
-      const { model, audio, media_type } = body as unknown as {
-        model: string;
-        audio: Uint8Array;
-        media_type?: string;
-      };
-      return serveCall(c, runtime, {
-        route: 'transcriptions',
-        modality: 'transcriptions',
-        model,
-        call: ({ target, signal, headers }) =>
-          transcribe({
-            model: target.provider.transcriptions?.(target.modelId) as never,
-            // The AI SDK guesses the audio's type from its bytes; the type the client gave goes through its
-            // `download` hook instead (nothing is downloaded: the bytes are already here).
-            ...(media_type === undefined
-              ? { audio }
-              : {
-                  audio: new URL('verdict:request-audio'),
-                  download: async () => ({ data: audio, mediaType: media_type }),
-                }),
-            maxRetries: 0,
-            abortSignal: signal,
-            headers,
-          }),
-        convert: fromTranscription,
-      });
-    },
-    readTranscription as never,
-  );
-  post(app, runtime, 'videos', videosRequestSchema, (c, body) =>
+  post(app, runtime, 'transcriptions', parseTranscription, (c, body) => {
+    const { model, audio, media_type } = body;
+    return serveCall(c, runtime, {
+      route: 'transcriptions',
+      modality: 'transcriptions',
+      model,
+      call: ({ target, signal, headers }) =>
+        transcribe({
+          model: target.provider.transcriptions?.(target.modelId) as never,
+          // The AI SDK guesses the audio's type from its bytes; the type the client gave goes through its
+          // `download` hook instead (nothing is downloaded: the bytes are already here).
+          ...(media_type === undefined
+            ? { audio }
+            : {
+                audio: new URL('verdict:request-audio'),
+                download: async () => ({ data: audio, mediaType: media_type }),
+              }),
+          maxRetries: 0,
+          abortSignal: signal,
+          headers,
+        }),
+      convert: fromTranscription,
+    });
+  });
+  post(app, runtime, 'videos', jsonBodyOf(videosRequestSchema), (c, body) =>
     serveCall(c, runtime, {
       route: 'videos',
       modality: 'videos',
@@ -396,7 +364,7 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
             maxRetries: 0,
           });
           if (status.status !== 'pending') return withoutProviderKey(target, { status, job } as VideoAnswer);
-          await pause(runtime.videoPollMs, signal);
+          await sleep(runtime.videoPollMs, signal);
         }
       },
       convert: videoEnvelope,

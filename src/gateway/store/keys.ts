@@ -1,4 +1,5 @@
 import { VerdictError } from '../../errors.js';
+import { toBase64Url } from '../../unified/base64.js';
 import type { GatewayStore } from './open-store.js';
 
 /** Budget periods: a calendar day or month (UTC), or the key's whole life. */
@@ -106,12 +107,6 @@ export function checkKeyInput(name: string | undefined, changes: KeyChanges): Ke
     }
   }
   return problems;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
 /** A new key: `vk_` and 256 random bits. */

@@ -1,3 +1,4 @@
+import { fromBase64Url, toBase64Url } from '../../unified/base64.js';
 import type { GatewayStore } from './open-store.js';
 import type { UsageRecord } from './usage-writer.js';
 
@@ -135,17 +136,16 @@ export interface RequestPage {
 }
 
 function encodeCursor(record: UsageRecord): string {
-  return btoa(JSON.stringify([record.time, record.request_id]))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
+  return toBase64Url(new TextEncoder().encode(JSON.stringify([record.time, record.request_id])));
 }
 
 /** The position a cursor names, or `undefined` for a cursor this gateway did not give. */
 export function decodeCursor(cursor: string): { time: string; request_id: string } | undefined {
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) return undefined;
+  const bytes = fromBase64Url(cursor);
+  if (bytes === undefined) return undefined;
   try {
-    const value = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))) as unknown;
+    const value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
     if (!Array.isArray(value) || value.length !== 2) return undefined;
     const [time, id] = value as unknown[];
     if (typeof time !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(time)))

@@ -1,3 +1,4 @@
+import { sleep } from '../../sleep.js';
 import type { GatewayStore } from './open-store.js';
 
 /** One request as the usage record keeps it: who, what, how it ended and how much; never prompts or outputs. */
@@ -177,7 +178,7 @@ export class UsageWriter {
       this.stopping = false;
       // A store that refuses at once would make this loop spin: pause a little between failed rounds.
       if (this.queue.length > 0 && Date.now() < ends) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, ends - Date.now()))));
+        await sleep(Math.min(100, Math.max(0, ends - Date.now())));
       }
     }
     const left = this.queue.length;

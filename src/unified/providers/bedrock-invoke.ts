@@ -1,5 +1,5 @@
 import { isJsonObject, omitUndefined } from '../../contract/findings.js';
-import { fromBase64 } from '../classify-media.js';
+import { fromBase64 } from '../base64.js';
 import { type HeadersLike, headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { FinishReason } from '../types.js';

@@ -1,5 +1,5 @@
 import { isJsonObject } from '../../contract/findings.js';
-import { fromBase64, toBase64 } from '../classify-media.js';
+import { fromBase64, toBase64 } from '../base64.js';
 import { type Json, ShapeError } from './provider-outcome.js';
 
 /**

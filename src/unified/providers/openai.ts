@@ -1,5 +1,6 @@
 import { isJsonObject, omitUndefined } from '../../contract/findings.js';
-import { canonicalMediaType, fromBase64, mediaItemFromUrl, toBase64 } from '../classify-media.js';
+import { fromBase64, toBase64 } from '../base64.js';
+import { canonicalMediaType, mediaItemFromUrl } from '../classify-media.js';
 import { headerValue } from '../header-value.js';
 import { readBody } from '../read-body.js';
 import type { MediaItem } from '../types.js';

@@ -1,0 +1,128 @@
+import { omitUndefined } from '../contract/findings.js';
+import type { Target } from './call-with-fallbacks.js';
+import type { RouteName } from './config.js';
+import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
+import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
+import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
+import type { GatewayMetrics } from './metrics.js';
+import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
+import { createProviderModels, MODALITIES_OF, type Modality } from './providers.js';
+import type { StopNotice } from './stop-notice.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_VIDEO_TIMEOUT_MS = 600_000;
+const DEFAULT_BODY_BYTES = 1024 * 1024;
+const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** How a sentence names the models of a modality ("no video models"). */
+const MODEL_NOUN: Readonly<Record<Modality, string>> = {
+  text: 'text',
+  images: 'image',
+  speech: 'speech',
+  transcriptions: 'transcription',
+  videos: 'video',
+};
+
+/**
+ * What the routes share, built from the options: the providers with their guarded fetch, the aliases, the
+ * concurrency limit, each route's bounds and how a requested model resolves to its targets.
+ */
+export function createRuntime(
+  options: GatewayOptions,
+  metrics: GatewayMetrics,
+  stopSignal: StopNotice,
+): GatewayRuntime {
+  const env = options.env ?? {};
+  const settings = providerSettingsOf(options);
+  const fetch = createGuardedFetch(
+    // Only the bounds that are set: an `undefined` member must not hide its default.
+    { ...DEFAULT_UPSTREAM_BOUNDS, ...omitUndefined(options.upstream ?? {}) },
+    options.fetch,
+  );
+  const providers = new Map(
+    Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env, fetch)]),
+  );
+  const aliases = Object.fromEntries(
+    Object.entries(options.aliases ?? {}).map(([name, targets]) => [
+      name,
+      Array.isArray(targets) ? targets : [targets],
+    ]),
+  );
+  const route = (name: RouteName) => options.routes?.[name];
+  return {
+    providers,
+    aliases,
+    metrics,
+    logContent: options.logContent ?? false,
+    videoPollMs: options.videoPollMs ?? 2000,
+    stopSignal,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256),
+    reliability: (name) => ({
+      retries: route(name)?.retries ?? options.retries ?? 2,
+      retryBaseMs: options.retryBaseMs ?? 250,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 20_000,
+      timeoutMs:
+        route(name)?.timeoutMs ??
+        options.timeoutMs ??
+        (name === 'videos' ? DEFAULT_VIDEO_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
+    }),
+    maxBodyBytes: (name) =>
+      route(name)?.maxBodyBytes ??
+      options.maxBodyBytes ??
+      (name === 'transcriptions' ? DEFAULT_AUDIO_BODY_BYTES : DEFAULT_BODY_BYTES),
+    resolve(model, modality, traceId) {
+      if (model.length > MAX_MODEL_ID_LENGTH) {
+        return {
+          ok: false,
+          failure: systemFailure(
+            'VALIDATION_ERROR',
+            `The model id is ${model.length} characters long; the gateway accepts at most ${MAX_MODEL_ID_LENGTH}.`,
+            traceId,
+            { max_model_id_length: MAX_MODEL_ID_LENGTH, length: model.length },
+          ),
+        };
+      }
+      const labels = aliases[model] ?? [model];
+      const targets: Target[] = [];
+      const problems: string[] = [];
+      for (const label of labels) {
+        const colon = label.indexOf(':');
+        const provider = colon > 0 ? providers.get(label.slice(0, colon)) : undefined;
+        const modelId = label.slice(colon + 1);
+        if (provider === undefined || modelId === '') {
+          problems.push(label);
+          continue;
+        }
+        if (provider[modality] === undefined) {
+          return {
+            ok: false,
+            failure: systemFailure(
+              'VALIDATION_ERROR',
+              `Provider "${provider.id}" offers no ${MODEL_NOUN[modality]} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              traceId,
+              { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
+            ),
+          };
+        }
+        const model = provider[modality]?.(modelId);
+        targets.push({ provider, modelId, label, model: typeof model === 'object' ? model : undefined });
+      }
+      if (targets.length > 0) return { ok: true, targets };
+      const configured = [...providers.keys()];
+      const names = Object.keys(aliases);
+      return {
+        ok: false,
+        failure: systemFailure(
+          'NOT_FOUND',
+          configured.length === 0
+            ? `Unknown model "${model}": no provider is configured (set a key such as OPENAI_API_KEY, give a config file, or start verdict gateway with --demo to try demo:any-model offline).`
+            : `Unknown model "${model}": use provider:model with a configured provider (${configured.join(', ')})${names.length > 0 ? ` or an alias (${names.join(', ')})` : ''}.`,
+          traceId,
+          { model, providers: configured, aliases: names, unknown: problems },
+        ),
+      };
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { Hono } from 'hono';
+import {
+  type GatewayEnv,
+  type GatewayRuntime,
+  respond,
+  systemFailure,
+  systemSuccess,
+} from '../gateway-env.js';
+import type { GatewayMetrics } from '../metrics.js';
+import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
+import type { Teams } from '../middleware/teams.js';
+import { createOpenApiDocument } from '../openapi.js';
+import { MODALITIES_OF } from '../providers.js';
+
+/** What the gateway's own routes read: the runtime, the metrics, the shutdown state and the store (with one). */
+export interface SystemRouteContext {
+  /** The configured providers and aliases, and the concurrency limit's gauges. */
+  runtime: GatewayRuntime;
+  /** The counters `/metrics` renders. */
+  metrics: GatewayMetrics;
+  /** Whether the gateway is stopping, which `/healthz` says. */
+  shutdown: Pick<ShutdownGuard, 'closing'>;
+  /** The teams part, with a store: its health and its metrics. */
+  teams?: Teams | undefined;
+}
+
+/**
+ * Register the routes the gateway answers itself, without a provider: `GET /healthz`, `GET /metrics`,
+ * `GET /openapi.json` and `GET /v1/models` (docs/gateway.md, "Endpoints").
+ */
+export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRouteContext): void {
+  const { runtime, metrics, shutdown, teams } = context;
+  // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
+  // stopping, so a load balancer's readiness check and a client read the same thing.
+  // With a store, health says whether it answers: down is a failure unless stored keys fail open
+  // (docs/gateway.md, "Teams").
+  app.get('/healthz', async (c) => {
+    const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
+    if (store === 'down' && !shutdown.closing && !teams?.failOpen) {
+      return respond(
+        c,
+        systemFailure('PROVIDER_UNAVAILABLE', "The gateway's store cannot be reached.", c.get('traceId'), {
+          store,
+        }),
+      );
+    }
+    return respond(
+      c,
+      shutdown.closing
+        ? systemFailure('PROVIDER_UNAVAILABLE', 'The gateway is shutting down.', c.get('traceId'))
+        : systemSuccess(
+            `Serving ${runtime.providers.size} provider(s)${store === undefined ? '' : `; the store is ${store}`}.`,
+            c.get('traceId'),
+            { providers: [...runtime.providers.keys()], ...(store === undefined ? {} : { store }) },
+          ),
+    );
+  });
+  app.get('/metrics', (c) => {
+    c.get('facts').code = 'ok';
+    const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
+    return c.body(metrics.render(runtime.limit) + teamLines, 200, {
+      'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+    });
+  });
+  app.get('/openapi.json', (c) => {
+    c.get('facts').code = 'ok';
+    return c.json(createOpenApiDocument());
+  });
+  app.get('/v1/models', (c) => {
+    const traceId = c.get('traceId');
+    const providers = [...runtime.providers.values()].map((provider) => ({
+      id: provider.id,
+      type: provider.type,
+      modalities: [...MODALITIES_OF[provider.type]],
+      ...(provider.type === 'demo' ? { demo: true } : {}),
+    }));
+    const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
+    return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
+  });
+}
