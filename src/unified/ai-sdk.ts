@@ -769,6 +769,11 @@ export function fromAiSdkError(error: unknown, options?: AiSdkOptions): UnifiedF
   }
   const code = ERROR_NAMES[name];
   if (code !== undefined) return assembleFailure(provider, code, message, { ai_sdk_error: name }, metadata);
+  const thrown =
+    name === 'Error'
+      ? spec?.thrownMessages?.find((known) => message.startsWith(known.startsWith))
+      : undefined;
+  if (thrown !== undefined) return assembleFailure(provider, thrown.code, message, {}, metadata);
   return assembleFailure(
     'system',
     'INTERNAL_ERROR',

@@ -191,6 +191,15 @@ const CASES: MediaCase[] = [
         },
         code: 'VALIDATION_ERROR',
       },
+      {
+        // A 200 whose status says the content filter refused the prompt (the provider package throws it).
+        name: 'a moderated request',
+        answer: {
+          status: 200,
+          body: { status: 'Request Moderated', details: { 'Moderation Reasons': ['Prompt'] } },
+        },
+        code: 'CONTENT_FILTERED',
+      },
     ],
   },
   {

@@ -336,6 +336,8 @@ function blockIndex(event: Json, fallback: number): number {
 export const bedrockConverse: FormatSpec = {
   provider: 'bedrock',
   aiSdkProviders: ['amazon-bedrock'],
+  // An image request the content filter refused: a 200 with `"status": "Request Moderated"`.
+  thrownMessages: [{ startsWith: 'Amazon Bedrock request was moderated', code: 'CONTENT_FILTERED' }],
   requestIdHeaders: ['x-amzn-requestid', 'x-amz-request-id'],
   parseSuccess: (body, context) => parseConverse(body, context.status, context.headers),
   parseError: (body, status, text, headers) => bedrockFailure(body, status, text, headers),

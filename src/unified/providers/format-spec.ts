@@ -1,3 +1,4 @@
+import type { UnifiedErrorCode } from '../error-taxonomy.js';
 import type { HeadersLike } from '../header-value.js';
 import type { FailureOutcome, Outcome } from './provider-outcome.js';
 
@@ -27,6 +28,12 @@ export interface FormatSpec {
    * maps the ones it does not know (Vertex's `MODEL_ARMOR`, say) to `other`.
    */
   blockingFinishReasons?: ReadonlySet<string>;
+  /**
+   * Answers the provider package reads and then throws as a plain `Error` (no status, no body), known by the
+   * start of the message, with the code each stands for: on the live path nothing else tells them apart from a
+   * bug.
+   */
+  thrownMessages?: readonly { readonly startsWith: string; readonly code: UnifiedErrorCode }[];
   /** Response headers that carry the provider's own request id, in order of preference. */
   requestIdHeaders: readonly string[];
   /** True when a successful body is bytes (speech) rather than JSON. */
