@@ -4,7 +4,7 @@ import { omitUndefined } from '../contract/findings.js';
 import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import type { Target } from './call-with-fallbacks.js';
-import { type GatewayConfig, keyEnvOf, providersFromEnv, type RouteName } from './config.js';
+import { type GatewayConfig, keyEnvOf, providersFromEnv } from './config.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -20,8 +20,15 @@ import { createKeyCheck } from './middleware/check-key.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import { createTeams } from './middleware/teams.js';
 import { createOpenApiDocument } from './openapi.js';
-import { createProviderModels, MODALITIES_OF, type Modality } from './providers.js';
+import {
+  createProviderModels,
+  MODALITIES_OF,
+  type ModelMaker,
+  type ModelMakers,
+  type ModelOf,
+} from './providers.js';
 import { createRedactor } from './redact-secrets.js';
+import { type Modality, ROUTE_KEYS, type RouteName, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { StopNotice } from './stop-notice.js';
 import type { GatewayStore } from './store/open-store.js';
@@ -87,41 +94,24 @@ export type Gateway = Hono<GatewayEnv> & {
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_VIDEO_TIMEOUT_MS = 600_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;
-const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 /** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */
 export const MIN_GATEWAY_KEY_LENGTH = 16;
 
-const ROUTE_PATHS = [
-  '/v1/text',
-  '/v1/images',
-  '/v1/speech',
-  '/v1/transcriptions',
-  '/v1/videos',
-  '/v1/models',
-  '/v1/usage',
-  '/v1/usage/requests',
-  '/v1/key',
-];
+/** The routes of the table by path; a path with a parameter is matched by what comes before the parameter. */
+const LABELS = new Map<string, string>(ROUTE_KEYS.map((key) => [routeEntry(key).path, routeLabelOf(key)]));
+const PARAMETER_LABELS = ROUTE_KEYS.flatMap((key) => {
+  const { path } = routeEntry(key);
+  const open = path.indexOf('{');
+  return open < 0 ? [] : [[path.slice(0, open), routeLabelOf(key)] as const];
+});
 
+/** The label of a request's log line and metrics: its route's, or `other`. */
 function routeLabel(path: string): string {
-  if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
-  return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
-    ? path
-    : 'other';
+  return LABELS.get(path) ?? PARAMETER_LABELS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'other';
 }
-
-/** How a sentence names the models of a modality ("no video models"). */
-const MODEL_NOUN: Readonly<Record<Modality, string>> = {
-  text: 'text',
-  images: 'image',
-  speech: 'speech',
-  transcriptions: 'transcription',
-  videos: 'video',
-};
 
 /** The secrets of a configuration: provider keys (given or from the environment), credential headers, gateway keys. */
 function secretsOf(options: GatewayOptions, keys: readonly string[]): string[] {
@@ -153,6 +143,17 @@ function gatewayKeysOf(options: GatewayOptions): string[] {
     );
   }
   return [...(options.keys ?? []), ...fromEnv];
+}
+
+/** What a provider route's table entry says about its calls: its models' noun and its own defaults. */
+function callsOf(name: RouteName): { noun: string; timeoutMs?: number; maxBodyBytes?: number } {
+  const { calls } = routeEntry(name);
+  return calls ?? { noun: name };
+}
+
+/** The maker of one modality's models at a provider, or `undefined` when it offers none. */
+function makerOf<K extends Modality>(makers: ModelMakers, modality: K): ModelMaker<K> | undefined {
+  return makers[modality];
 }
 
 function createRuntime(
@@ -190,15 +191,10 @@ function createRuntime(
       retries: route(name)?.retries ?? options.retries ?? 2,
       retryBaseMs: options.retryBaseMs ?? 250,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 20_000,
-      timeoutMs:
-        route(name)?.timeoutMs ??
-        options.timeoutMs ??
-        (name === 'videos' ? DEFAULT_VIDEO_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
+      timeoutMs: route(name)?.timeoutMs ?? options.timeoutMs ?? callsOf(name).timeoutMs ?? DEFAULT_TIMEOUT_MS,
     }),
     maxBodyBytes: (name) =>
-      route(name)?.maxBodyBytes ??
-      options.maxBodyBytes ??
-      (name === 'transcriptions' ? DEFAULT_AUDIO_BODY_BYTES : DEFAULT_BODY_BYTES),
+      route(name)?.maxBodyBytes ?? options.maxBodyBytes ?? callsOf(name).maxBodyBytes ?? DEFAULT_BODY_BYTES,
     resolve(model, modality, traceId) {
       if (model.length > MAX_MODEL_ID_LENGTH) {
         return {
@@ -212,7 +208,7 @@ function createRuntime(
         };
       }
       const labels = aliases[model] ?? [model];
-      const targets: Target[] = [];
+      const targets: Target<ModelOf<typeof modality>>[] = [];
       const problems: string[] = [];
       for (const label of labels) {
         const colon = label.indexOf(':');
@@ -222,19 +218,19 @@ function createRuntime(
           problems.push(label);
           continue;
         }
-        if (provider[modality] === undefined) {
+        const make = makerOf(provider, modality);
+        if (make === undefined) {
           return {
             ok: false,
             failure: systemFailure(
               'VALIDATION_ERROR',
-              `Provider "${provider.id}" offers no ${MODEL_NOUN[modality]} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              `Provider "${provider.id}" offers no ${callsOf(modality).noun} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
               traceId,
               { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
             ),
           };
         }
-        const model = provider[modality]?.(modelId);
-        targets.push({ provider, modelId, label, model: typeof model === 'object' ? model : undefined });
+        targets.push({ provider, modelId, label, model: make(modelId) });
       }
       if (targets.length > 0) return { ok: true, targets };
       const configured = [...providers.keys()];

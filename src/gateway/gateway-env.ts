@@ -8,7 +8,7 @@ import type { RouteName } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import type { Caller } from './middleware/teams.js';
-import type { Modality, ProviderModels } from './providers.js';
+import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import { type Redactor, redactEnvelope } from './redact-secrets.js';
 import type { StopNotice } from './stop-notice.js';
 
@@ -80,11 +80,11 @@ export interface GatewayRuntime {
   /** Longest wait for a request's body, in milliseconds. */
   readonly bodyTimeoutMs: number;
   /** Targets of a requested model for a modality, or the failure to answer. */
-  resolve(
+  resolve<K extends Modality>(
     model: string,
-    modality: Modality,
+    modality: K,
     traceId: string,
-  ): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput };
+  ): { ok: true; targets: Target<ModelOf<K>>[] } | { ok: false; failure: UnifiedOutput };
 }
 
 /** Longest model id a request may name, in characters (docs/gateway.md, "Bounds"). */

@@ -4,8 +4,7 @@
  * support. Pure data, so that checking a configuration loads no SDK.
  */
 
-/** The modalities of the gateway's routes. */
-type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
+import type { Modality } from './route-table.js';
 
 /** What the gateway knows about one packaged provider type. */
 export interface PackagedType {

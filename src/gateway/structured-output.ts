@@ -4,6 +4,7 @@ import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import { type ConfigProblem, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
+import { isJsonSchema } from './json-value.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -31,8 +32,15 @@ export function createObjectCheck(format: TextRequest['response_format']): Objec
   if (format === undefined || format.type === 'text') return { ok: true, check: undefined };
   let schema: z.ZodType | undefined;
   if (format.type === 'json_schema') {
+    const given = format.json_schema.schema;
+    if (!isJsonSchema(given)) {
+      return {
+        ok: false,
+        problems: [{ path: '/response_format/json_schema/schema', message: 'Must be a JSON object.' }],
+      };
+    }
     try {
-      schema = z.fromJSONSchema(format.json_schema.schema as never);
+      schema = z.fromJSONSchema(given);
     } catch (error) {
       return {
         ok: false,

@@ -145,9 +145,9 @@ function encodeCursor(record: UsageRecord): string {
 export function decodeCursor(cursor: string): { time: string; request_id: string } | undefined {
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) return undefined;
   try {
-    const value = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/'))) as unknown;
+    const value: unknown = JSON.parse(atob(cursor.replaceAll('-', '+').replaceAll('_', '/')));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [time, id] = value as unknown[];
+    const [time, id]: unknown[] = value;
     if (typeof time !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(time)))
       return undefined;
     return { time, request_id: id };
