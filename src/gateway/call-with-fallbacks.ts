@@ -281,7 +281,8 @@ export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
   finish();
   if (last !== undefined && !last.success && lastAsked !== undefined && ASKS_TO_WAIT.has(last.error.code)) {
     // The gateway's own retries gave up: the client hears what the provider asked for, in seconds.
-    last.error.details.retry_after_s = Math.ceil(lastAsked / 1000);
+    const details = { ...last.error.details, retry_after_s: Math.ceil(lastAsked / 1000) };
+    last = { ...last, error: { ...last.error, details } };
   }
   return outcome({
     failure:
