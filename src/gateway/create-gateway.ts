@@ -28,7 +28,14 @@ import {
   type ModelOf,
 } from './providers.js';
 import { createRedactor } from './redact-secrets.js';
-import { type Modality, ROUTE_KEYS, type RouteName, routeEntry, routeLabelOf } from './route-table.js';
+import {
+  type Modality,
+  ROUTE_KEYS,
+  ROUTE_TABLE,
+  type RouteName,
+  routeEntry,
+  routeLabelOf,
+} from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { StopNotice } from './stop-notice.js';
 import type { GatewayStore } from './store/open-store.js';
@@ -404,7 +411,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   // stopping, so a load balancer's readiness check and a client read the same thing.
   // With a store, health says whether it answers: down is a failure unless stored keys fail open
   // (docs/gateway.md, "Teams").
-  app.get('/healthz', async (c) => {
+  app.get(ROUTE_TABLE.healthz.path, async (c) => {
     const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
     if (store === 'down' && !closing && !teams?.failOpen) {
       return respond(
@@ -425,18 +432,18 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           ),
     );
   });
-  app.get('/metrics', (c) => {
+  app.get(ROUTE_TABLE.metrics.path, (c) => {
     c.get('facts').code = 'ok';
     const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
     return c.body(metrics.render() + teamLines, 200, {
       'content-type': 'text/plain; version=0.0.4; charset=utf-8',
     });
   });
-  app.get('/openapi.json', (c) => {
+  app.get(ROUTE_TABLE.openapi.path, (c) => {
     c.get('facts').code = 'ok';
     return c.json(createOpenApiDocument());
   });
-  app.get('/v1/models', (c) => {
+  app.get(ROUTE_TABLE.models.path, (c) => {
     const traceId = c.get('traceId');
     const providers = [...runtime.providers.values()].map((provider) => ({
       id: provider.id,

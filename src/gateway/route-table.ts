@@ -150,6 +150,11 @@ export const MODALITY_PATHS = Object.fromEntries(
   ROUTE_NAMES.map((name) => [name, ROUTE_TABLE[name].path]),
 ) as { readonly [K in RouteName]: (typeof ROUTE_TABLE)[K]['path'] };
 
+/** How each provider route names its models, by modality (`image`, `video`…; the console's labels). */
+export const MODALITY_NOUNS = Object.fromEntries(
+  ROUTE_NAMES.map((name) => [name, ROUTE_TABLE[name].calls.noun]),
+) as { readonly [K in RouteName]: (typeof ROUTE_TABLE)[K]['calls']['noun'] };
+
 /** The label of a route's log lines, metrics and usage records: its path, or the template of a path with a parameter. */
 export function routeLabelOf(key: RouteKey): `/${string}` {
   const entry = routeEntry(key);
