@@ -161,15 +161,12 @@ export function routeLabelOf(key: RouteKey): `/${string}` {
   return entry.label ?? entry.path;
 }
 
-/** The route that calls providers behind each label (`/v1/videos/:job` is `videos`), for a key's `routes`. */
-const PROVIDER_ROUTE_OF_LABEL: ReadonlyMap<string, RouteName> = new Map(
-  ROUTE_KEYS.flatMap((key) => {
-    const name = isRouteName(key) ? key : routeEntry(key).partOf;
-    return name !== undefined && isRouteName(name) ? [[routeLabelOf(key), name] as const] : [];
-  }),
-);
-
 /** The route that calls providers a request's label belongs to, or `undefined` for the gateway's other routes. */
 export function providerRouteOf(label: string): RouteName | undefined {
-  return PROVIDER_ROUTE_OF_LABEL.get(label);
+  for (const key of ROUTE_KEYS) {
+    if (routeLabelOf(key) !== label) continue;
+    const name = isRouteName(key) ? key : routeEntry(key).partOf;
+    return name !== undefined && isRouteName(name) ? name : undefined;
+  }
+  return undefined;
 }
