@@ -22,11 +22,10 @@ export const MODALITY_LABELS = Object.fromEntries(
   }),
 ) as Readonly<Record<Modality, string>>;
 
-const PROMPT_LABELS: Record<Modality, string> = {
-  text: 'Prompt',
+/** The prompt field's label where it is not just "Prompt". */
+const PROMPT_LABELS: Partial<Record<Modality, string>> = {
   images: 'Image prompt',
   speech: 'Text to speak',
-  transcriptions: 'Prompt',
   videos: 'Video prompt',
 };
 
@@ -235,7 +234,7 @@ export function TryView() {
               </label>
             ) : (
               <label>
-                {PROMPT_LABELS[modality]}
+                {PROMPT_LABELS[modality] ?? 'Prompt'}
                 <textarea
                   rows={4}
                   required
