@@ -8,22 +8,25 @@ import type { ProviderModels } from './providers.js';
 import type { StopNotice } from './stop-notice.js';
 import { attemptFailure } from './upstream-fault.js';
 
-/** One `provider:model` a request may be sent to. */
-export interface Target {
+/**
+ * One `provider:model` a request may be sent to, with the AI SDK model of the route's modality already made
+ * (`Target<ModelOf<'images'>>` holds an image model).
+ */
+export interface Target<M extends AiSdkModelLike = AiSdkModelLike> {
   /** The provider's models. */
   readonly provider: ProviderModels;
   /** The model id at that provider. */
   readonly modelId: string;
   /** `provider:model`, as written in requests and logs. */
   readonly label: string;
-  /** The AI SDK model of the route's modality, whose provider id selects the parsers of its errors. */
-  readonly model?: AiSdkModelLike | undefined;
+  /** The AI SDK model the call is sent to; its provider id also selects the parsers of its errors. */
+  readonly model: M;
 }
 
 /** What one attempt gets: where to send it, how to abort it and the headers that carry the trace id. */
-export interface AttemptInput {
+export interface AttemptInput<M extends AiSdkModelLike = AiSdkModelLike> {
   /** The target of this attempt. */
-  readonly target: Target;
+  readonly target: Target<M>;
   /** Aborted on the request's deadline or when the client goes away. */
   readonly signal: AbortSignal;
   /** Headers for the provider call (`traceparent`, `x-trace-id`). */
@@ -45,11 +48,11 @@ export interface Reliability {
 }
 
 /** The outcome of a call with its attempts counted. */
-export interface CallOutcome<R> {
+export interface CallOutcome<R, M extends AiSdkModelLike = AiSdkModelLike> {
   /** The envelope when the call failed for good (or was converted already). */
   readonly failure?: UnifiedOutput;
   /** The raw AI SDK result when an attempt succeeded, with the target that gave it. */
-  readonly result?: { value: R; target: Target; input: AttemptInput };
+  readonly result?: { value: R; target: Target<M>; input: AttemptInput<M> };
   /** Attempts made, over every target. */
   readonly attempts: number;
   /** Targets that failed before the last one, with their code. */
@@ -145,19 +148,19 @@ export function traceFlagsOf(traceparent: string | undefined, traceId: string): 
  * retries are off (`maxRetries: 0` in every call), so each attempt here is one provider request and the count
  * in `metadata.attempts` is exact. Retries wait with exponential backoff, or what `retry-after` asks for.
  */
-export async function callWithFallbacks<R>(options: {
-  targets: readonly Target[];
+export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
+  targets: readonly Target<M>[];
   traceId: string;
   reliability: Reliability;
   clientSignal: AbortSignal | undefined;
-  call: (input: AttemptInput) => Promise<R>;
+  call: (input: AttemptInput<M>) => Promise<R>;
   /** Milliseconds the request waited for its place already; they count toward the deadline. */
   queuedMs?: number | undefined;
   /** Aborted when the gateway's grace period ends: what is still running is answered as stopped. */
   stopSignal?: StopNotice | undefined;
   /** Trace flags of the incoming `traceparent`, passed on. */
   traceFlags?: string | undefined;
-}): Promise<CallOutcome<R>> {
+}): Promise<CallOutcome<R, M>> {
   const { targets, traceId, reliability } = options;
   const queuedMs = Math.max(0, options.queuedMs ?? 0);
   // One controller for the deadline and the client, linked by hand: `AbortSignal.any` costs more per request
@@ -194,7 +197,7 @@ export async function callWithFallbacks<R>(options: {
   let attempts = 0;
   let last: UnifiedOutput | undefined;
   let lastAsked: number | undefined;
-  const outcome = (rest: Partial<CallOutcome<R>>): CallOutcome<R> => ({
+  const outcome = (rest: Partial<CallOutcome<R, M>>): CallOutcome<R, M> => ({
     attempts,
     fallbackFrom,
     finish,
@@ -208,7 +211,7 @@ export async function callWithFallbacks<R>(options: {
     for (let retry = 0; retry <= reliability.retries; retry++) {
       if (signal.aborted) break;
       attempts++;
-      const input: AttemptInput = {
+      const input: AttemptInput<M> = {
         target,
         signal,
         headers: traceHeaders(traceId, options.traceFlags),
@@ -266,7 +269,8 @@ export async function callWithFallbacks<R>(options: {
   finish();
   if (last !== undefined && !last.success && lastAsked !== undefined && ASKS_TO_WAIT.has(last.error.code)) {
     // The gateway's own retries gave up: the client hears what the provider asked for, in seconds.
-    last.error.details.retry_after_s = Math.ceil(lastAsked / 1000);
+    const details = { ...last.error.details, retry_after_s: Math.ceil(lastAsked / 1000) };
+    last = { ...last, error: { ...last.error, details } };
   }
   return outcome({
     failure:

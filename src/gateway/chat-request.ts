@@ -1,6 +1,7 @@
 import {
   type FilePart,
   type ImagePart,
+  type JSONValue,
   jsonSchema,
   type ModelMessage,
   type OutputInterface,
@@ -12,6 +13,7 @@ import {
 import { pointerOf } from '../json/json-pointer.js';
 import type { ChatMessage, ChatUserPart } from './chat-request-schema.js';
 import type { ConfigProblem, ProviderType } from './config.js';
+import { isJsonObjectValue, isJsonSchema, isJsonValue, type JsonObject } from './json-value.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -101,7 +103,7 @@ export interface ChatCall {
   /** `reasoning_effort`. */
   reasoning?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
   /** `provider_options`, with the options the gateway sets for `parallel_tool_calls`. */
-  providerOptions?: Record<string, Record<string, never>>;
+  providerOptions?: Record<string, JsonObject>;
   /** Keeps every URL a URL: the gateway downloads nothing. */
   experimental_download: (requests: readonly unknown[]) => Promise<null[]>;
 }
@@ -131,9 +133,10 @@ function textOf(content: string | readonly { text: string }[] | null | undefined
 }
 
 /** A JSON text's value, or undefined when it is not JSON. */
-function parseJson(text: string): { value: unknown } | undefined {
+function parseJson(text: string): { value: JSONValue } | undefined {
   try {
-    return { value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    return isJsonValue(value) ? { value } : undefined;
   } catch {
     return undefined;
   }
@@ -281,7 +284,7 @@ class Translation {
                 toolName,
                 output:
                   json !== undefined && json.value !== null && typeof json.value === 'object'
-                    ? { type: 'json', value: json.value as never }
+                    ? { type: 'json', value: json.value }
                     : { type: 'text', value: text },
               },
             ],
@@ -299,12 +302,13 @@ function outputOf(
   format: NonNullable<TextRequest['response_format']>,
 ): OutputInterface<string, string, never> | undefined {
   if (format.type === 'text') return undefined;
+  const schema = format.type === 'json_schema' ? format.json_schema.schema : undefined;
   const responseFormat =
-    format.type === 'json_object'
+    format.type === 'json_object' || !isJsonSchema(schema)
       ? { type: 'json' as const }
       : {
           type: 'json' as const,
-          schema: format.json_schema.schema as never,
+          schema,
           name: format.json_schema.name,
           ...(format.json_schema.description === undefined
             ? {}
@@ -371,7 +375,7 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
   });
   if (body.reasoning_effort !== undefined) call.reasoning = body.reasoning_effort;
 
-  const own: Record<string, unknown> = {};
+  const own: Record<string, boolean> = {};
   if (body.tools !== undefined && body.tools.length > 0) {
     const tools: ToolSet = {};
     body.tools.forEach((entry, index) => {
@@ -381,7 +385,9 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
       }
       tools[fn.name] = tool({
         ...(fn.description === undefined ? {} : { description: fn.description }),
-        inputSchema: jsonSchema((fn.parameters ?? { type: 'object', properties: {} }) as never),
+        inputSchema: jsonSchema(
+          isJsonSchema(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
+        ),
         ...(fn.strict === undefined ? {} : { strict: fn.strict }),
       });
     });
@@ -408,8 +414,12 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
     if (output !== undefined) call.output = output;
   }
   const key = optionsKey(family, provider);
-  const providerOptions: Record<string, Record<string, unknown>> = { ...body.provider_options };
+  const providerOptions: Record<string, JsonObject> = {};
+  for (const [name, options] of Object.entries(body.provider_options ?? {})) {
+    if (isJsonObjectValue(options)) providerOptions[name] = options;
+    else t.problem(['provider_options', name], 'Must be a JSON object.');
+  }
   if (Object.keys(own).length > 0) providerOptions[key] = { ...own, ...providerOptions[key] };
-  if (Object.keys(providerOptions).length > 0) call.providerOptions = providerOptions as never;
+  if (Object.keys(providerOptions).length > 0) call.providerOptions = providerOptions;
   return t.problems.length > 0 ? { ok: false, problems: t.problems } : { ok: true, call };
 }

@@ -3,6 +3,7 @@ import { isJsonObject } from '../contract/findings.js';
 import { pointerOf } from '../json/json-pointer.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
+import { ROUTE_NAMES, type RouteName } from './route-table.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -21,11 +22,8 @@ export const ALL_PROVIDER_TYPES: readonly ProviderType[] = [...PROVIDER_TYPES, .
 /** One of {@link PROVIDER_TYPES} or of the packaged types (docs/gateway.md, "Provider types"). */
 export type ProviderType = (typeof PROVIDER_TYPES)[number] | PackagedTypeName;
 
-/** The gateway's routes that call providers; each may have its own timeout and retries. */
-export const ROUTE_NAMES = ['text', 'images', 'speech', 'transcriptions', 'videos'] as const;
-
-/** One of {@link ROUTE_NAMES}. */
-export type RouteName = (typeof ROUTE_NAMES)[number];
+// The routes that call providers come from the route table; each may have its own timeout and retries.
+export { ROUTE_NAMES, type RouteName } from './route-table.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -187,10 +185,15 @@ export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[]
   );
 }
 
+/** True when `value` names a provider type a configuration may use. */
+export function isProviderType(value: unknown): value is ProviderType {
+  return ALL_PROVIDER_TYPES.some((type) => type === value);
+}
+
 /** The provider type an id stands for when the configuration does not say. */
 export function providerTypeOf(id: string, settings: ProviderSettings | undefined): ProviderType {
   if (settings?.type !== undefined) return settings.type;
-  return (ALL_PROVIDER_TYPES as readonly string[]).includes(id) ? (id as ProviderType) : 'openai-compatible';
+  return isProviderType(id) ? id : 'openai-compatible';
 }
 
 /**
@@ -222,12 +225,10 @@ function crossProblems(value: unknown): ConfigProblem[] {
       });
     }
     // A settings object whose type is not one the schema accepts has that problem listed already.
-    if (
-      !isJsonObject(settings) ||
-      (settings.type !== undefined && !ALL_PROVIDER_TYPES.includes(settings.type as never))
-    )
-      continue;
-    const type = providerTypeOf(id, settings as ProviderSettings);
+    if (!isJsonObject(settings)) continue;
+    const declared = settings.type;
+    if (declared !== undefined && !isProviderType(declared)) continue;
+    const type = providerTypeOf(id, { type: declared });
     if (
       type === 'openai-compatible' &&
       settings.baseURL === undefined &&

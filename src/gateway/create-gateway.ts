@@ -11,6 +11,7 @@ import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
 import { createRedactor } from './redact-secrets.js';
+import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
@@ -32,23 +33,17 @@ export type Gateway = Hono<GatewayEnv> & {
   flush(deadlineMs?: number): Promise<number>;
 };
 
-const ROUTE_PATHS = [
-  '/v1/text',
-  '/v1/images',
-  '/v1/speech',
-  '/v1/transcriptions',
-  '/v1/videos',
-  '/v1/models',
-  '/v1/usage',
-  '/v1/usage/requests',
-  '/v1/key',
-];
+/** The routes of the table by path; a path with a parameter is matched by what comes before the parameter. */
+const LABELS = new Map<string, string>(ROUTE_KEYS.map((key) => [routeEntry(key).path, routeLabelOf(key)]));
+const PARAMETER_LABELS = ROUTE_KEYS.flatMap((key) => {
+  const { path } = routeEntry(key);
+  const open = path.indexOf('{');
+  return open < 0 ? [] : [[path.slice(0, open), routeLabelOf(key)] as const];
+});
 
+/** The label of a request's log line and metrics: its route's, or `other`. */
 function routeLabel(path: string): string {
-  if (path.startsWith('/v1/videos/')) return '/v1/videos/:job';
-  return ROUTE_PATHS.includes(path) || ['/healthz', '/metrics', '/openapi.json'].includes(path)
-    ? path
-    : 'other';
+  return LABELS.get(path) ?? PARAMETER_LABELS.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'other';
 }
 
 /**

@@ -1,28 +1,34 @@
 import { omitUndefined } from '../contract/findings.js';
 import type { Target } from './call-with-fallbacks.js';
-import type { RouteName } from './config.js';
 import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
 import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
 import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
 import type { GatewayMetrics } from './metrics.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import { createProviderModels, MODALITIES_OF, type Modality } from './providers.js';
+import {
+  createProviderModels,
+  MODALITIES_OF,
+  type ModelMaker,
+  type ModelMakers,
+  type ModelOf,
+} from './providers.js';
+import { type Modality, type RouteName, routeEntry } from './route-table.js';
 import type { StopNotice } from './stop-notice.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_VIDEO_TIMEOUT_MS = 600_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;
-const DEFAULT_AUDIO_BODY_BYTES = 25 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-/** How a sentence names the models of a modality ("no video models"). */
-const MODEL_NOUN: Readonly<Record<Modality, string>> = {
-  text: 'text',
-  images: 'image',
-  speech: 'speech',
-  transcriptions: 'transcription',
-  videos: 'video',
-};
+/** What a provider route's table entry says about its calls: its models' noun and its own defaults. */
+function callsOf(name: RouteName): { noun: string; timeoutMs?: number; maxBodyBytes?: number } {
+  const { calls } = routeEntry(name);
+  return calls ?? { noun: name };
+}
+
+/** The maker of one modality's models at a provider, or `undefined` when it offers none. */
+function makerOf<K extends Modality>(makers: ModelMakers, modality: K): ModelMaker<K> | undefined {
+  return makers[modality];
+}
 
 /**
  * What the routes share, built from the options: the providers with their guarded fetch, the aliases, the
@@ -63,15 +69,10 @@ export function createRuntime(
       retries: route(name)?.retries ?? options.retries ?? 2,
       retryBaseMs: options.retryBaseMs ?? 250,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 20_000,
-      timeoutMs:
-        route(name)?.timeoutMs ??
-        options.timeoutMs ??
-        (name === 'videos' ? DEFAULT_VIDEO_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
+      timeoutMs: route(name)?.timeoutMs ?? options.timeoutMs ?? callsOf(name).timeoutMs ?? DEFAULT_TIMEOUT_MS,
     }),
     maxBodyBytes: (name) =>
-      route(name)?.maxBodyBytes ??
-      options.maxBodyBytes ??
-      (name === 'transcriptions' ? DEFAULT_AUDIO_BODY_BYTES : DEFAULT_BODY_BYTES),
+      route(name)?.maxBodyBytes ?? options.maxBodyBytes ?? callsOf(name).maxBodyBytes ?? DEFAULT_BODY_BYTES,
     resolve(model, modality, traceId) {
       if (model.length > MAX_MODEL_ID_LENGTH) {
         return {
@@ -85,7 +86,7 @@ export function createRuntime(
         };
       }
       const labels = aliases[model] ?? [model];
-      const targets: Target[] = [];
+      const targets: Target<ModelOf<typeof modality>>[] = [];
       const problems: string[] = [];
       for (const label of labels) {
         const colon = label.indexOf(':');
@@ -95,19 +96,19 @@ export function createRuntime(
           problems.push(label);
           continue;
         }
-        if (provider[modality] === undefined) {
+        const make = makerOf(provider, modality);
+        if (make === undefined) {
           return {
             ok: false,
             failure: systemFailure(
               'VALIDATION_ERROR',
-              `Provider "${provider.id}" offers no ${MODEL_NOUN[modality]} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
+              `Provider "${provider.id}" offers no ${callsOf(modality).noun} models through the gateway; it offers ${MODALITIES_OF[provider.type].join(', ')}.`,
               traceId,
               { model: label, modality, offered: [...MODALITIES_OF[provider.type]] },
             ),
           };
         }
-        const model = provider[modality]?.(modelId);
-        targets.push({ provider, modelId, label, model: typeof model === 'object' ? model : undefined });
+        targets.push({ provider, modelId, label, model: make(modelId) });
       }
       if (targets.length > 0) return { ok: true, targets };
       const configured = [...providers.keys()];

@@ -1,15 +1,16 @@
 import type { Context } from 'hono';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { toHttpResponse } from '../unified/to-http-response.js';
+import { responseOfValid } from '../unified/to-http-response.js';
 import type { UnifiedOutput } from '../unified/types.js';
+import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { RouteName } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import type { Caller } from './middleware/teams.js';
-import type { Modality, ProviderModels } from './providers.js';
-import { type Redactor, redactEnvelope } from './redact-secrets.js';
+import type { Modality, ModelOf, ProviderModels } from './providers.js';
+import type { Redactor } from './redact-secrets.js';
 import type { StopNotice } from './stop-notice.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
@@ -80,11 +81,11 @@ export interface GatewayRuntime {
   /** Longest wait for a request's body, in milliseconds. */
   readonly bodyTimeoutMs: number;
   /** Targets of a requested model for a modality, or the failure to answer. */
-  resolve(
+  resolve<K extends Modality>(
     model: string,
-    modality: Modality,
+    modality: K,
     traceId: string,
-  ): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput };
+  ): { ok: true; targets: Target<ModelOf<K>>[] } | { ok: false; failure: UnifiedOutput };
 }
 
 /** Longest model id a request may name, in characters (docs/gateway.md, "Bounds"). */
@@ -119,23 +120,24 @@ export function systemSuccess(
 }
 
 /**
- * Serve an envelope: validated (an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id
- * in `x-trace-id`, and its facts kept for the log line.
+ * Answer a draft envelope: built once with the call's facts when given (`buildEnvelope`: redacted, validated,
+ * an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id in `x-trace-id`, and its facts
+ * kept for the log line.
  */
 export function respond(
   c: Context<GatewayEnv>,
-  envelope: UnifiedOutput,
+  draft: UnifiedOutput,
   headers?: Record<string, string>,
+  call?: CallFacts,
 ): Response {
+  const envelope = buildEnvelope(draft, call, c.get('redactor'));
   noteEnvelope(c.get('facts'), envelope);
-  const redactor = c.get('redactor');
-  const safe = redactor === undefined ? envelope : redactEnvelope(envelope, redactor);
   // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
   // the header clients back off by.
-  const wait = safe.success ? undefined : safe.error.details.retry_after_s;
+  const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
   if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
-    return toHttpResponse(safe, { headers: { ...headers, 'retry-after': String(wait) } });
-  return toHttpResponse(safe, headers === undefined ? undefined : { headers });
+    return responseOfValid(envelope, { headers: { ...headers, 'retry-after': String(wait) } });
+  return responseOfValid(envelope, headers === undefined ? undefined : { headers });
 }
 
 /**

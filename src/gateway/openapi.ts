@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { UNIFIED_ERROR_CODES } from '../unified/error-taxonomy.js';
 import { UNIFIED_OUTPUT_SCHEMA } from '../unified/unified-output-schema.js';
+import { REQUEST_SCHEMAS } from './request-schemas.js';
 import {
-  imagesRequestSchema,
-  speechRequestSchema,
-  textRequestSchema,
-  transcriptionsRequestSchema,
-  videosRequestSchema,
-} from './request-schemas.js';
+  isRouteName,
+  ROUTE_KEYS,
+  type RouteEntry,
+  type RouteKey,
+  type RouteName,
+  routeEntry,
+} from './route-table.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/UnifiedOutput' };
 
@@ -37,22 +39,77 @@ function envelopeResponses(): Record<string, unknown> {
   return responses;
 }
 
-function postOperation(summary: string, schema: z.ZodType, extra: Record<string, unknown> = {}) {
+/** The request body of a provider route: its JSON schema, and the multipart form it also takes. */
+function requestBodyOf(name: RouteName, entry: RouteEntry): Record<string, unknown> {
   return {
-    post: {
-      summary,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: jsonSchemaOf(schema) }, ...extra },
-      },
-      responses: envelopeResponses(),
+    required: true,
+    content: {
+      'application/json': { schema: jsonSchemaOf(REQUEST_SCHEMAS[name]) },
+      ...(entry.multipart === undefined ? {} : { 'multipart/form-data': { schema: entry.multipart } }),
     },
   };
 }
 
+/** The answers of a route: envelopes by status, a stream's events besides, or what its entry says. */
+function responsesOf(entry: RouteEntry): Record<string, unknown> {
+  if (entry.responses !== undefined) return entry.responses;
+  if (entry.streams !== true) return envelopeResponses();
+  return {
+    ...envelopeResponses(),
+    '200': {
+      description:
+        'A success envelope; with "stream": true, text/event-stream of delta events then one envelope event.',
+      content: {
+        'application/json': { schema: ENVELOPE_REF },
+        'text/event-stream': { schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
+/** The parameters of a route: those of its path, then its query parameters. */
+function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
+  const inPath = [...entry.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const inQuery = (entry.query ?? []).map((name) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+  }));
+  return [...inPath, ...inQuery];
+}
+
+/** The operation of one route of the table. */
+function operationOf(key: RouteKey): Record<string, unknown> {
+  const entry = routeEntry(key);
+  const parameters = parametersOf(entry);
+  return {
+    summary: entry.summary,
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(isRouteName(key) ? { requestBody: requestBodyOf(key, entry) } : {}),
+    responses: responsesOf(entry),
+  };
+}
+
+/** The paths of the document: every route of the table it documents. */
+function pathsOf(): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const key of ROUTE_KEYS) {
+    const entry = routeEntry(key);
+    if (entry.documented === false) continue;
+    paths[entry.path] = { [entry.method.toLowerCase()]: operationOf(key) };
+  }
+  return paths;
+}
+
 /**
- * The gateway's OpenAPI 3.1 document, generated from the request schemas that validate requests and the
- * unified output schema that every answer passes.
+ * The gateway's OpenAPI 3.1 document, generated from the route table, the request schemas that validate
+ * requests and the unified output schema that every answer passes.
  */
 export function createOpenApiDocument(): Record<string, unknown> {
   const { $schema: _dialect, $id: _id, ...envelope } = UNIFIED_OUTPUT_SCHEMA as Record<string, unknown>;
@@ -63,92 +120,7 @@ export function createOpenApiDocument(): Record<string, unknown> {
       version: '1',
       description: 'One API in front of AI providers; every answer is a unified output envelope.',
     },
-    paths: {
-      '/v1/text': {
-        post: {
-          ...postOperation('Generate text', textRequestSchema).post,
-          responses: {
-            ...envelopeResponses(),
-            '200': {
-              description:
-                'A success envelope; with "stream": true, text/event-stream of delta events then one envelope event.',
-              content: {
-                'application/json': { schema: ENVELOPE_REF },
-                'text/event-stream': { schema: { type: 'string' } },
-              },
-            },
-          },
-        },
-      },
-      '/v1/images': postOperation('Generate images', imagesRequestSchema),
-      '/v1/speech': postOperation('Turn text into speech', speechRequestSchema),
-      '/v1/transcriptions': postOperation('Transcribe audio', transcriptionsRequestSchema, {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            properties: {
-              model: { type: 'string' },
-              file: { type: 'string', contentMediaType: 'application/octet-stream' },
-            },
-            required: ['model', 'file'],
-          },
-        },
-      }),
-      '/v1/videos': postOperation('Generate a video', videosRequestSchema),
-      '/v1/videos/{job_id}': {
-        get: {
-          summary: 'The status of a video job started with "wait": false (its videos once completed)',
-          parameters: [{ name: 'job_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: envelopeResponses(),
-        },
-      },
-      '/v1/models': {
-        get: { summary: 'Configured providers and aliases, as an envelope', responses: envelopeResponses() },
-      },
-      '/v1/usage': {
-        get: {
-          summary:
-            'Usage totals and time series over a range (admin key; with a store, docs/gateway.md "Teams")',
-          parameters: ['from', 'to', 'group_by', 'bucket'].map((name) => ({
-            name,
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-          })),
-          responses: envelopeResponses(),
-        },
-      },
-      '/v1/usage/requests': {
-        get: {
-          summary: 'A page of usage records, newest first (admin key; with a store)',
-          parameters: ['key', 'code', 'trace_id', 'from', 'to', 'limit', 'cursor'].map((name) => ({
-            name,
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-          })),
-          responses: envelopeResponses(),
-        },
-      },
-      '/v1/key': {
-        get: {
-          summary: "The calling key's limits and what is left of them (with a store)",
-          responses: envelopeResponses(),
-        },
-      },
-      '/healthz': {
-        get: {
-          summary: 'Liveness: 200 while serving, 503 while shutting down',
-          responses: { '200': { description: 'Serving.' }, '503': { description: 'Shutting down.' } },
-        },
-      },
-      '/metrics': {
-        get: {
-          summary: 'Prometheus metrics of this instance',
-          responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': {} } } },
-        },
-      },
-    },
+    paths: pathsOf(),
     components: {
       schemas: { UnifiedOutput: envelope },
       securitySchemes: { gatewayKey: { type: 'http', scheme: 'bearer' } },

@@ -1,10 +1,6 @@
-import type { ImageModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
 import type { ProviderSettings } from './config.js';
 import { PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
-import type { Modality } from './providers.js';
-
-/** A video model, as `experimental_generateVideo` takes it (the same type as in `providers.ts`). */
-type VideoModel = Parameters<typeof import('ai').experimental_generateVideo>[0]['model'];
+import type { Modality, ModelMakers } from './providers.js';
 
 /** What a factory gets: the provider's id, key, base URL and settings, the options every SDK takes, the env. */
 export interface PackagedInput {
@@ -23,13 +19,7 @@ export interface PackagedInput {
 }
 
 /** The model makers one packaged provider offers, per modality. */
-export interface PackagedModels {
-  text?: (modelId: string) => LanguageModel;
-  images?: (modelId: string) => ImageModel;
-  speech?: (modelId: string) => SpeechModel;
-  transcriptions?: (modelId: string) => TranscriptionModel;
-  videos?: (modelId: string) => VideoModel;
-}
+export type PackagedModels = ModelMakers;
 
 /**
  * A fetch that sends requests for an origin of `routes` to the configured base URL (plus the route's path)

@@ -5,9 +5,7 @@
  */
 
 import type { VideoRun } from './providers.js';
-
-/** The modalities of the gateway's routes. */
-type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
+import type { Modality } from './route-table.js';
 
 /** What the gateway knows about one packaged provider type. */
 export interface PackagedType {

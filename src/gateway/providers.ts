@@ -10,6 +10,7 @@ import type {
   SpeechModel,
   TranscriptionModel,
 } from 'ai';
+import { omitUndefined } from '../contract/findings.js';
 import {
   KNOWN_COMPATIBLE,
   keyEnvOf,
@@ -21,12 +22,39 @@ import {
 import { DEMO_MODELS, isDemoVideoOperation } from './demo/create-demo-models.js';
 import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
+import { type Modality, ROUTE_NAMES } from './route-table.js';
+
+export type { Modality } from './route-table.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
 
-/** The kinds of model a route asks for. */
-export type Modality = 'text' | 'images' | 'speech' | 'transcriptions' | 'videos';
+/**
+ * The AI SDK model each modality calls, as the provider packages make it: an object that names its provider,
+ * never a string id for the AI SDK's own gateway. A modality of the route table without an entry here does not
+ * compile.
+ */
+export interface ModalityModels {
+  /** For `POST /v1/text`. */
+  readonly text: Exclude<LanguageModel, string>;
+  /** For `POST /v1/images`. */
+  readonly images: Exclude<ImageModel, string>;
+  /** For `POST /v1/speech`. */
+  readonly speech: Exclude<SpeechModel, string>;
+  /** For `POST /v1/transcriptions`. */
+  readonly transcriptions: Exclude<TranscriptionModel, string>;
+  /** For `POST /v1/videos`. */
+  readonly videos: Exclude<VideoModel, string>;
+}
+
+/** The model a modality calls. */
+export type ModelOf<K extends Modality> = ModalityModels[K];
+
+/** Makes the model of one modality from a model id. */
+export type ModelMaker<K extends Modality> = (modelId: string) => ModelOf<K>;
+
+/** The model makers of one provider, per modality; a missing entry means "not offered". */
+export type ModelMakers = { readonly [K in Modality]?: ModelMaker<K> };
 
 /**
  * How a provider's video models run (docs/gateway.md, "Endpoints"), as its installed SDK implements them: a model with
@@ -50,23 +78,13 @@ export type VideoRun =
     };
 
 /** Makes the models of one configured provider, per modality; a missing entry means "not offered". */
-export interface ProviderModels {
+export interface ProviderModels extends ModelMakers {
   /** The configured id, which is the envelope's `provider`. */
   readonly id: string;
   /** Which AI SDK provider package serves it. */
   readonly type: ProviderType;
   /** The base URL in use, for `GET /v1/models` (never a key). */
   readonly baseURL: string | undefined;
-  /** A language model, for `POST /v1/text`. */
-  readonly text?: (modelId: string) => LanguageModel;
-  /** An image model, for `POST /v1/images`. */
-  readonly images?: (modelId: string) => ImageModel;
-  /** A speech model, for `POST /v1/speech`. */
-  readonly speech?: (modelId: string) => SpeechModel;
-  /** A transcription model, for `POST /v1/transcriptions`. */
-  readonly transcriptions?: (modelId: string) => TranscriptionModel;
-  /** A video model, for `POST /v1/videos`. */
-  readonly videos?: (modelId: string) => VideoModel;
   /** How its video models run; set whenever `videos` is. */
   readonly videoRun?: VideoRun;
 }
@@ -78,11 +96,10 @@ export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> 
   google: ['text', 'images', 'speech', 'transcriptions', 'videos'],
   replicate: ['images', 'videos'],
   'openai-compatible': ['text', 'images'],
-  demo: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+  // The demo answers every route that calls providers.
+  demo: ROUTE_NAMES,
   ...PACKAGED_MODALITIES,
 };
-
-const MODALITIES: readonly Modality[] = ['text', 'images', 'speech', 'transcriptions', 'videos'];
 
 /** Model instances kept per provider and modality; more distinct model ids than this are built per request. */
 const MODELS_KEPT = 256;
@@ -145,17 +162,21 @@ export function createProviderModels(
   fetch?: typeof globalThis.fetch,
 ): ProviderModels {
   const built = buildProviderModels(id, settings, env, fetch);
-  const models: { -readonly [K in keyof ProviderModels]: ProviderModels[K] } = {
+  // One member per modality (the compiler asks for a new one); the ones a provider does not offer are left out.
+  const makers = {
+    text: kept(built.text),
+    images: kept(built.images),
+    speech: kept(built.speech),
+    transcriptions: kept(built.transcriptions),
+    videos: kept(built.videos),
+  } satisfies Record<Modality, unknown>;
+  return {
     id: built.id,
     type: built.type,
     baseURL: built.baseURL,
-    ...(built.videoRun === undefined ? {} : { videoRun: built.videoRun }),
+    ...omitUndefined({ videoRun: built.videoRun }),
+    ...omitUndefined(makers),
   };
-  for (const modality of MODALITIES) {
-    const make = kept(built[modality] as ((modelId: string) => unknown) | undefined);
-    if (make !== undefined) (models as Record<Modality, unknown>)[modality] = make;
-  }
-  return models;
 }
 
 /**

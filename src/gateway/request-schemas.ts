@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
+import type { RouteName } from './route-table.js';
 
 /**
  * The request bodies of the gateway's routes. The same schemas validate requests and generate
@@ -122,3 +123,15 @@ export type SpeechRequest = z.infer<typeof speechRequestSchema>;
 export type TranscriptionsRequest = z.infer<typeof transcriptionsRequestSchema>;
 /** A videos request after validation. */
 export type VideosRequest = z.infer<typeof videosRequestSchema>;
+
+/**
+ * The JSON body schema of each route that calls providers, by its name in the route table; a route of the table
+ * without one does not compile.
+ */
+export const REQUEST_SCHEMAS = {
+  text: textRequestSchema,
+  images: imagesRequestSchema,
+  speech: speechRequestSchema,
+  transcriptions: transcriptionsRequestSchema,
+  videos: videosRequestSchema,
+} as const satisfies Readonly<Record<RouteName, z.ZodType>>;

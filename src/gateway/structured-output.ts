@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { readJson } from '../json/index.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedOutput } from '../unified/types.js';
+import { withMetadata } from './build-envelope.js';
 import { type ConfigProblem, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
+import { isJsonSchema } from './json-value.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -31,8 +33,15 @@ export function createObjectCheck(format: TextRequest['response_format']): Objec
   if (format === undefined || format.type === 'text') return { ok: true, check: undefined };
   let schema: z.ZodType | undefined;
   if (format.type === 'json_schema') {
+    const given = format.json_schema.schema;
+    if (!isJsonSchema(given)) {
+      return {
+        ok: false,
+        problems: [{ path: '/response_format/json_schema/schema', message: 'Must be a JSON object.' }],
+      };
+    }
     try {
-      schema = z.fromJSONSchema(format.json_schema.schema as never);
+      schema = z.fromJSONSchema(given);
     } catch (error) {
       return {
         ok: false,
@@ -68,10 +77,7 @@ function checkObject(envelope: UnifiedOutput, schema: z.ZodType | undefined, nam
     const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
     violations = parsed.success ? [] : problemsOf(expandUnions(parsed.error.issues));
   }
-  if (read.ok && violations.length === 0) {
-    (envelope.metadata as Record<string, unknown>).object = read.value;
-    return envelope;
-  }
+  if (read.ok && violations.length === 0) return withMetadata(envelope, { object: read.value });
   const listed = violations
     .slice(0, 3)
     .map((violation) => `${violation.path || '/'}: ${violation.message}`)

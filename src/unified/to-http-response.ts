@@ -19,7 +19,14 @@ export type HeadersInitLike = ConstructorParameters<typeof Headers>[0];
  */
 export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: HeadersInitLike }): Response {
   const checked = validateUnifiedOutput(envelope);
-  const served: UnifiedOutput = checked.valid ? checked.value : internalError(envelope, checked.violations);
+  return responseOfValid(checked.valid ? checked.value : internalError(envelope, checked.violations), init);
+}
+
+/**
+ * Serve an envelope that was validated already (the gateway's builder validates each answer once): the status
+ * from its code, `content-type` and `x-trace-id`. Internal to verdict; {@link toHttpResponse} is the public way.
+ */
+export function responseOfValid(served: UnifiedOutput, init?: { headers?: HeadersInitLike }): Response {
   const status = served.success ? 200 : (statusForCode(served.error.code) ?? STATUS_OF_UNLISTED_CODE);
   const headers = new Headers(init?.headers);
   headers.set('content-type', 'application/json');
@@ -27,7 +34,8 @@ export function toHttpResponse(envelope: UnifiedOutput, init?: { headers?: Heade
   return new Response(JSON.stringify(served), { status, headers });
 }
 
-function internalError(envelope: unknown, violations: unknown[]): UnifiedFailure {
+/** The failure served in place of an envelope that does not validate. */
+export function internalError(envelope: unknown, violations: unknown[]): UnifiedFailure {
   const metadata = (envelope as { metadata?: { trace_id?: unknown } } | null)?.metadata;
   const traceId = traceIdOr(metadata?.trace_id);
   return assembleFailure(

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ROUTE_NAMES } from '../../gateway/route-table.js';
 import { EnvelopeView } from '../try/envelope-view.js';
 import {
   type GatewayAnswer,
@@ -16,12 +17,15 @@ const MIN_ROUTES = 2;
 const MAX_ROUTES = 4;
 
 /** Compare sends a prompt; a transcription needs an audio file, so it is left to Try. */
-const COMPARED: Record<Exclude<Modality, 'transcriptions'>, string> = {
-  text: MODALITY_LABELS.text,
-  images: MODALITY_LABELS.images,
-  speech: MODALITY_LABELS.speech,
-  videos: MODALITY_LABELS.videos,
-};
+type Compared = Exclude<Modality, 'transcriptions'>;
+
+/** The modalities Compare offers: every one of the route table but transcriptions, with their labels. */
+const COMPARED = Object.fromEntries(
+  ROUTE_NAMES.filter((modality) => modality !== 'transcriptions').map((modality) => [
+    modality,
+    MODALITY_LABELS[modality],
+  ]),
+) as Readonly<Record<Compared, string>>;
 
 type Column = { model: string; typed: boolean };
 
@@ -33,7 +37,7 @@ type Column = { model: string; typed: boolean };
 export function CompareView() {
   const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
   const { catalog, note, load } = useCatalog(connection);
-  const [modality, setModality] = useState<keyof typeof COMPARED>('text');
+  const [modality, setModality] = useState<Compared>('text');
   const [prompt, setPrompt] = useState('');
   const [columns, setColumns] = useState<Column[]>([
     { model: '', typed: false },

@@ -3,16 +3,11 @@
  * HTTP status and the trace id. It never looks at which provider answered; the views render by shape.
  */
 
+import { MODALITY_PATHS } from '../../gateway/route-table.js';
 import { explainUnreachable } from './explain-unreachable.js';
 
-/** The modalities the gateway serves, with their endpoint. */
-export const MODALITIES = {
-  text: '/v1/text',
-  images: '/v1/images',
-  speech: '/v1/speech',
-  transcriptions: '/v1/transcriptions',
-  videos: '/v1/videos',
-} as const;
+/** The modalities the gateway serves, with their endpoint: from the gateway's route table (plain data). */
+export const MODALITIES = MODALITY_PATHS;
 
 /** One key of {@link MODALITIES}. */
 export type Modality = keyof typeof MODALITIES;

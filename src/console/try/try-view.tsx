@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/route-table.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
 import { EnvelopeView } from './envelope-view.js';
@@ -13,20 +14,18 @@ import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './his
 import { type Catalog, readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
 import { RoutePicker } from './route-picker.js';
 
-/** The modalities as the segmented control names them. */
-export const MODALITY_LABELS: Record<Modality, string> = {
-  text: 'Text',
-  images: 'Image',
-  speech: 'Speech',
-  transcriptions: 'Transcription',
-  videos: 'Video',
-};
+/** The modalities as the segmented control names them: the route table's noun of each, capitalised. */
+export const MODALITY_LABELS = Object.fromEntries(
+  ROUTE_NAMES.map((modality) => {
+    const noun = MODALITY_NOUNS[modality];
+    return [modality, noun.charAt(0).toUpperCase() + noun.slice(1)];
+  }),
+) as Readonly<Record<Modality, string>>;
 
-const PROMPT_LABELS: Record<Modality, string> = {
-  text: 'Prompt',
+/** The prompt field's label where it is not just "Prompt". */
+const PROMPT_LABELS: Partial<Record<Modality, string>> = {
   images: 'Image prompt',
   speech: 'Text to speak',
-  transcriptions: 'Prompt',
   videos: 'Video prompt',
 };
 
@@ -235,7 +234,7 @@ export function TryView() {
               </label>
             ) : (
               <label>
-                {PROMPT_LABELS[modality]}
+                {PROMPT_LABELS[modality] ?? 'Prompt'}
                 <textarea
                   rows={4}
                   required

@@ -277,9 +277,9 @@ export function isDemoVideoOperation(operation: unknown): boolean {
 
 /** The demo provider's model makers, one per modality; any model id is accepted and named in the answer. */
 export const DEMO_MODELS = {
-  text: (modelId: string): LanguageModel => createTextModel(modelId),
-  images: (modelId: string): ImageModel => createImageModel(modelId),
-  speech: (modelId: string): SpeechModel => createSpeechModel(modelId),
-  transcriptions: (modelId: string): TranscriptionModel => createTranscriptionModel(modelId),
-  videos: (modelId: string): VideoModel => createVideoModel(modelId),
+  text: (modelId: string) => createTextModel(modelId),
+  images: (modelId: string) => createImageModel(modelId),
+  speech: (modelId: string) => createSpeechModel(modelId),
+  transcriptions: (modelId: string) => createTranscriptionModel(modelId),
+  videos: (modelId: string) => createVideoModel(modelId),
 } as const;

@@ -8,6 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
+import { providerRouteOf } from '../route-table.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
@@ -65,15 +66,6 @@ export interface Teams {
   flush(deadlineMs?: number): Promise<number>;
 }
 
-const PROVIDER_ROUTES: Readonly<Record<string, string>> = {
-  '/v1/text': 'text',
-  '/v1/images': 'images',
-  '/v1/speech': 'speech',
-  '/v1/transcriptions': 'transcriptions',
-  '/v1/videos': 'videos',
-  '/v1/videos/:job': 'videos',
-};
-
 const FAIL_OPEN_MEMORY_MS = 3_600_000;
 const FAIL_OPEN_MAX_KEYS = 10_000;
 const PRUNE_EVERY_MS = 600_000;
@@ -95,12 +87,12 @@ function matchesAny(globs: readonly string[], value: string): boolean {
  * The targets of a request the caller may use: a key with `models` keeps only the targets matching one of its
  * globs (fallbacks included); none left is `PERMISSION_DENIED`.
  */
-export function allowedTargets(
+export function allowedTargets<T extends Target>(
   caller: Caller | undefined,
   model: string,
-  targets: Target[],
+  targets: T[],
   traceId: string,
-): { ok: true; targets: Target[] } | { ok: false; failure: UnifiedOutput } {
+): { ok: true; targets: T[] } | { ok: false; failure: UnifiedOutput } {
   const globs = caller?.key?.models;
   if (globs === null || globs === undefined) return { ok: true, targets };
   const allowed = targets.filter((target) => matchesAny(globs, target.label));
@@ -274,7 +266,7 @@ export function createTeams(options: TeamsOptions): Teams {
         ),
       );
     }
-    const routeName = PROVIDER_ROUTES[route];
+    const routeName = providerRouteOf(route);
     const key = caller.key;
     if (routeName === undefined || key === undefined) return next();
     if (key.routes !== null && !matchesAny(key.routes, routeName)) {

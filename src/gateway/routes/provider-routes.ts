@@ -4,12 +4,14 @@ import {
   generateSpeech,
   experimental_getVideoStatus as getVideoStatus,
   InvalidArgumentError,
+  type JSONValue,
   experimental_startVideo as startVideo,
   transcribe,
   UnsupportedFunctionalityError,
 } from 'ai';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import { isJsonObject } from '../../contract/findings.js';
 import { readJson } from '../../json/index.js';
 import { sleep } from '../../sleep.js';
 import {
@@ -22,21 +24,27 @@ import {
 } from '../../unified/ai-sdk.js';
 import { fromBase64, fromBase64Url, toBase64Url } from '../../unified/base64.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import { withMetadata } from '../build-envelope.js';
 import type { Target } from '../call-with-fallbacks.js';
-import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
+import { isJsonValue } from '../json-value.js';
 import { createReadBody, jsonBodyOf, type ReadBodyOptions } from '../middleware/read-body.js';
-import type { VideoModel } from '../providers.js';
+import type { ModelOf } from '../providers.js';
 import { invalidRequest, parseJsonRequest, type RequestRead } from '../read-request.js';
-import {
-  imagesRequestSchema,
-  speechRequestSchema,
-  textRequestSchema,
-  transcriptionsRequestSchema,
-  videosRequestSchema,
-} from '../request-schemas.js';
+import { REQUEST_SCHEMAS } from '../request-schemas.js';
+import { ROUTE_TABLE, type RouteName } from '../route-table.js';
 import { serveCall } from './serve-call.js';
 import { serveText, serveTextStream } from './text.js';
+
+/** A `WIDTHxHEIGHT` size, as the request schemas check it and the AI SDK types it. */
+function isSize(value: string | undefined): value is `${number}x${number}` {
+  return value !== undefined && /^[0-9]+x[0-9]+$/.test(value);
+}
+
+/** A `W:H` aspect ratio, as the request schemas check it and the AI SDK types it. */
+function isRatio(value: string | undefined): value is `${number}:${number}` {
+  return value !== undefined && /^[0-9]+:[0-9]+$/.test(value);
+}
 
 /** A video job's status and the id to poll it by. */
 interface VideoAnswer {
@@ -49,20 +57,22 @@ interface VideoAnswer {
  * of the gateway can answer it without shared state. The provider SDK still checks that a status URL inside the
  * operation belongs to the configured provider, so a forged id cannot send credentials elsewhere.
  */
-function encodeVideoJob(target: string, operation: unknown): string {
+function encodeVideoJob(target: string, operation: JSONValue): string {
   return toBase64Url(new TextEncoder().encode(JSON.stringify({ target, operation })));
 }
 
-function decodeVideoJob(id: string): { target: string; operation: unknown } | undefined {
+function decodeVideoJob(id: string): { target: string; operation: JSONValue } | undefined {
   if (!/^[A-Za-z0-9_-]{1,8192}$/.test(id)) return undefined;
   const bytes = fromBase64Url(id);
   if (bytes === undefined) return undefined;
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     const read = readJson(text, { maxDepth: 32 });
-    const value = read.ok ? (read.value as { target?: unknown; operation?: unknown }) : undefined;
-    if (typeof value?.target !== 'string' || value.operation === undefined) return undefined;
-    return { target: value.target, operation: value.operation };
+    const value = read.ok && isJsonObject(read.value) ? read.value : undefined;
+    const operation = value?.operation;
+    if (typeof value?.target !== 'string' || operation === undefined || !isJsonValue(operation))
+      return undefined;
+    return { target: value.target, operation };
   } catch {
     return undefined;
   }
@@ -71,17 +81,16 @@ function decodeVideoJob(id: string): { target: string; operation: unknown } | un
 /** The envelope of a video answer; a job still running carries its `job_id` and where to poll it. */
 function videoEnvelope(answer: VideoAnswer, options: AiSdkOptions): UnifiedOutput {
   const envelope = fromVideoStatus(answer.status, options);
-  if (envelope.success && envelope.metadata.job_status === 'pending') {
-    Object.assign(envelope.metadata, { job_id: answer.job, poll: `/v1/videos/${answer.job}` });
-  }
-  return envelope;
+  return envelope.success && envelope.metadata.job_status === 'pending'
+    ? withMetadata(envelope, { job_id: answer.job, poll: `${ROUTE_TABLE.videos.path}/${answer.job}` })
+    : envelope;
 }
 
 /**
  * `@ai-sdk/google` adds the provider's API key (`key=`) to a Gemini video URL on the API's own origin, so that the
  * URL downloads as it is. The gateway never answers a provider key: it answers such a URL without it.
  */
-function withoutProviderKey(target: Target, answer: VideoAnswer): VideoAnswer {
+function withoutProviderKey(target: Target<ModelOf<'videos'>>, answer: VideoAnswer): VideoAnswer {
   if (target.provider.type !== 'google' || answer.status.videos === undefined) return answer;
   const videos = answer.status.videos.map((video) => {
     if (video.type !== 'url') return video;
@@ -96,7 +105,7 @@ function withoutProviderKey(target: Target, answer: VideoAnswer): VideoAnswer {
  * Google image models are Gemini models through `@ai-sdk/google` (it refuses other ids with a plain error, which
  * would read as a gateway bug): an Imagen id is the request's mistake, a `VALIDATION_ERROR`.
  */
-function checkImageModel(target: Target): void {
+function checkImageModel(target: Target<ModelOf<'images'>>): void {
   if (target.provider.type === 'google' && !target.modelId.startsWith('gemini-')) {
     throw new InvalidArgumentError({
       parameter: 'model',
@@ -107,7 +116,7 @@ function checkImageModel(target: Target): void {
 }
 
 /** A video model of the AI SDK's V3 specification, whose `doGenerate` polls until the video is done. */
-type OneCallVideoModel = Extract<VideoModel, { specificationVersion: 'v3' }>;
+type OneCallVideoModel = Extract<ModelOf<'videos'>, { specificationVersion: 'v3' }>;
 
 /**
  * A video from a model that finishes in one call, answered as a job that ended (it needs no job id: the envelope
@@ -116,9 +125,9 @@ type OneCallVideoModel = Extract<VideoModel, { specificationVersion: 'v3' }>;
  * "Endpoints"). Such a model gives no job to poll, so `"wait": false` is the request's mistake.
  */
 async function generateVideoInOneCall(
-  target: Target,
+  target: Target<ModelOf<'videos'>>,
   model: OneCallVideoModel,
-  body: z.infer<typeof videosRequestSchema>,
+  body: z.infer<(typeof REQUEST_SCHEMAS)['videos']>,
   options: {
     pollOptions: Record<string, Record<string, number>>;
     signal: AbortSignal;
@@ -135,8 +144,8 @@ async function generateVideoInOneCall(
     const result = await model.doGenerate({
       prompt: body.prompt,
       n: 1,
-      aspectRatio: body.aspect_ratio as `${number}:${number}` | undefined,
-      resolution: body.resolution as `${number}x${number}` | undefined,
+      aspectRatio: isRatio(body.aspect_ratio) ? body.aspect_ratio : undefined,
+      resolution: isSize(body.resolution) ? body.resolution : undefined,
       duration: body.duration_s,
       fps: undefined,
       seed: body.seed,
@@ -168,7 +177,10 @@ async function generateVideoInOneCall(
 
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
 
-/** Register `POST /v1/<route>`: other methods get a `VALIDATION_ERROR` envelope naming POST; the body is read strictly. */
+/**
+ * Register a provider route at its path in the route table: other methods get a `VALIDATION_ERROR` envelope
+ * naming its method; the body is read strictly by `parse`, and its value reaches `handle` with its type.
+ */
 function post<T>(
   app: Hono<GatewayEnv>,
   runtime: GatewayRuntime,
@@ -182,18 +194,19 @@ function post<T>(
     logContent: runtime.logContent,
     parse,
   });
-  const onlyPost: MiddlewareHandler<GatewayEnv> = async (c, next) => {
-    if (c.req.method === 'POST') return next();
+  const { path, method } = ROUTE_TABLE[route];
+  const onlyItsMethod: MiddlewareHandler<GatewayEnv> = async (c, next) => {
+    if (c.req.method === method) return next();
     return respond(
       c,
-      systemFailure('VALIDATION_ERROR', `Use POST for /v1/${route}, not ${c.req.method}.`, c.get('traceId'), {
+      systemFailure('VALIDATION_ERROR', `Use ${method} for ${path}, not ${c.req.method}.`, c.get('traceId'), {
         method: c.req.method,
-        allowed: ['POST'],
+        allowed: [method],
       }),
-      { allow: 'POST' },
+      { allow: method },
     );
   };
-  app.all(`/v1/${route}`, onlyPost, readBody, (c) => handle(c, c.req.valid('json')));
+  app.all(path, onlyItsMethod, readBody, (c) => handle(c, c.req.valid('json')));
 }
 
 /** A transcription request, from either body it takes. */
@@ -234,7 +247,7 @@ async function parseTranscription(
     const audio = new Uint8Array(await file.arrayBuffer());
     return { ok: true, value: { model, audio, ...(file.type === '' ? {} : { media_type: file.type }) } };
   }
-  const parsed = parseJsonRequest(bytes, transcriptionsRequestSchema);
+  const parsed = parseJsonRequest(bytes, REQUEST_SCHEMAS.transcriptions);
   if (!parsed.ok) return parsed;
   // The schema has checked that `audio` is base64 already.
   const audio = fromBase64(parsed.value.audio);
@@ -246,24 +259,21 @@ async function parseTranscription(
 
 /** Register the routes that call providers: text, images, speech, transcriptions and videos. */
 export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime): void {
-  post(app, runtime, 'text', jsonBodyOf(textRequestSchema), (c, body) =>
+  post(app, runtime, 'text', jsonBodyOf(REQUEST_SCHEMAS.text), (c, body) =>
     body.stream === true ? serveTextStream(c, runtime, body) : serveText(c, runtime, body),
   );
-  post(app, runtime, 'images', jsonBodyOf(imagesRequestSchema), (c, body) =>
+  post(app, runtime, 'images', jsonBodyOf(REQUEST_SCHEMAS.images), (c, body) =>
     serveCall(c, runtime, {
       route: 'images',
-      modality: 'images',
       model: body.model,
       call: ({ target, signal, headers }) => {
         checkImageModel(target);
         return generateImage({
-          model: target.provider.images?.(target.modelId) as never,
+          model: target.model,
           prompt: body.prompt,
           ...(body.n === undefined ? {} : { n: body.n }),
-          ...(body.size === undefined ? {} : { size: body.size as `${number}x${number}` }),
-          ...(body.aspect_ratio === undefined
-            ? {}
-            : { aspectRatio: body.aspect_ratio as `${number}:${number}` }),
+          ...(isSize(body.size) ? { size: body.size } : {}),
+          ...(isRatio(body.aspect_ratio) ? { aspectRatio: body.aspect_ratio } : {}),
           ...(body.seed === undefined ? {} : { seed: body.seed }),
           maxRetries: 0,
           abortSignal: signal,
@@ -273,14 +283,13 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       convert: fromGenerateImage,
     }),
   );
-  post(app, runtime, 'speech', jsonBodyOf(speechRequestSchema), (c, body) =>
+  post(app, runtime, 'speech', jsonBodyOf(REQUEST_SCHEMAS.speech), (c, body) =>
     serveCall(c, runtime, {
       route: 'speech',
-      modality: 'speech',
       model: body.model,
       call: ({ target, signal, headers }) =>
         generateSpeech({
-          model: target.provider.speech?.(target.modelId) as never,
+          model: target.model,
           text: body.input,
           ...(body.voice === undefined ? {} : { voice: body.voice }),
           ...(body.format === undefined ? {} : { outputFormat: body.format }),
@@ -297,11 +306,10 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
     const { model, audio, media_type } = body;
     return serveCall(c, runtime, {
       route: 'transcriptions',
-      modality: 'transcriptions',
       model,
       call: ({ target, signal, headers }) =>
         transcribe({
-          model: target.provider.transcriptions?.(target.modelId) as never,
+          model: target.model,
           // The AI SDK guesses the audio's type from its bytes; the type the client gave goes through its
           // `download` hook instead (nothing is downloaded: the bytes are already here).
           ...(media_type === undefined
@@ -317,18 +325,18 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
       convert: fromTranscription,
     });
   });
-  post(app, runtime, 'videos', jsonBodyOf(videosRequestSchema), (c, body) =>
+  post(app, runtime, 'videos', jsonBodyOf(REQUEST_SCHEMAS.videos), (c, body) =>
     serveCall(c, runtime, {
       route: 'videos',
-      modality: 'videos',
       model: body.model,
       // A video is a job: start it, then poll its status until it ends or the route's deadline passes — or,
       // with "wait": false, answer at once with a job id to poll at GET /v1/videos/{job_id}.
       // Finished videos are answered by URL when the provider gives one; the gateway does not download them.
       call: async ({ target, signal, headers }) => {
-        const model = target.provider.videos?.(target.modelId) as never;
+        const { model } = target;
         const run = target.provider.videoRun;
-        if (run?.kind === 'call') {
+        // A model of the older specification finishes in one call; a newer one starts a job.
+        if (run?.kind === 'call' && model.specificationVersion === 'v3') {
           const options = { pollOptions: run.pollOptions(runtime.videoPollMs), signal, headers };
           const answer: VideoAnswer = {
             status: await generateVideoInOneCall(target, model, body, options),
@@ -340,19 +348,15 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           model,
           prompt: body.prompt,
           ...(body.duration_s === undefined ? {} : { duration: body.duration_s }),
-          ...(body.aspect_ratio === undefined
-            ? {}
-            : { aspectRatio: body.aspect_ratio as `${number}:${number}` }),
-          ...(body.resolution === undefined ? {} : { resolution: body.resolution as `${number}x${number}` }),
+          ...(isRatio(body.aspect_ratio) ? { aspectRatio: body.aspect_ratio } : {}),
+          ...(isSize(body.resolution) ? { resolution: body.resolution } : {}),
           ...(body.seed === undefined ? {} : { seed: body.seed }),
           maxRetries: 0,
           abortSignal: signal,
           headers,
         });
         const job = encodeVideoJob(target.label, started.operation);
-        if (body.wait === false) {
-          return { status: { status: 'pending', response: started.response }, job } as VideoAnswer;
-        }
+        if (body.wait === false) return { status: { status: 'pending', response: started.response }, job };
         for (;;) {
           // A provider's status call may not honour the abort signal: stop polling once the request is over
           // (deadline, client gone), or the loop would go on after the answer was sent.
@@ -363,15 +367,15 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
             abortSignal: signal,
             maxRetries: 0,
           });
-          if (status.status !== 'pending') return withoutProviderKey(target, { status, job } as VideoAnswer);
+          if (status.status !== 'pending') return withoutProviderKey(target, { status, job });
           await sleep(runtime.videoPollMs, signal);
         }
       },
       convert: videoEnvelope,
     }),
   );
-  app.get('/v1/videos/:job', (c) => {
-    const jobId = c.req.param('job');
+  app.get(ROUTE_TABLE.video_job.label, (c) => {
+    const jobId = c.req.param('job') ?? '';
     const decoded = decodeVideoJob(jobId);
     const provider =
       decoded === undefined ? undefined : runtime.providers.get(decoded.target.split(':')[0] ?? '');
@@ -389,16 +393,15 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
     }
     return serveCall(c, runtime, {
       route: 'videos',
-      modality: 'videos',
       model: job.target,
       call: async ({ target, signal, headers }) => {
-        const status = await getVideoStatus(target.provider.videos?.(target.modelId) as never, {
-          operation: job.operation as never,
+        const status = await getVideoStatus(target.model, {
+          operation: job.operation,
           headers,
           abortSignal: signal,
           maxRetries: 0,
         });
-        return withoutProviderKey(target, { status, job: jobId } as VideoAnswer);
+        return withoutProviderKey(target, { status, job: jobId });
       },
       convert: videoEnvelope,
     });

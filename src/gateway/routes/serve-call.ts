@@ -3,7 +3,6 @@ import type { AiSdkOptions } from '../../unified/ai-sdk.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import {
   type AttemptInput,
-  type CallOutcome,
   callWithFallbacks,
   stoppedFailure,
   type Target,
@@ -12,53 +11,18 @@ import {
 import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
 import { allowedTargets } from '../middleware/teams.js';
-import type { Modality } from '../providers.js';
+import type { ModelOf } from '../providers.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */
-export interface CallSpec<R> {
-  /** The route, for its limits. */
-  route: RouteName;
-  /** The modality, to pick the provider's model. */
-  modality: Modality;
+export interface CallSpec<R, K extends RouteName> {
+  /** The route: its limits, and the modality whose model each target carries. */
+  route: K;
   /** The requested model (`provider:model` or an alias). */
   model: string;
-  /** One attempt against one target; throws what the AI SDK throws. */
-  call(input: AttemptInput): Promise<R>;
-  /** The result as an envelope, through `verdict/unified/ai-sdk`. */
+  /** One attempt against one target, whose model is the route's; throws what the AI SDK throws. */
+  call(input: AttemptInput<ModelOf<K>>): Promise<R>;
+  /** The result as a draft envelope, through `verdict/unified/ai-sdk`. */
   convert(result: R, options: AiSdkOptions): UnifiedOutput | Promise<UnifiedOutput>;
-}
-
-/**
- * The AI SDK words a connection failure `Cannot connect to API: <the network error>`, whose text names the host
- * and port it tried (`getaddrinfo ENOTFOUND llm.internal`). The answer keeps the error's code only.
- */
-function withoutAddress(message: string): string {
-  if (!message.startsWith('Cannot connect to API:')) return message;
-  const code = /\b(E[A-Z][A-Z_]{2,})\b/.exec(message)?.[1];
-  return `Cannot connect to the provider${code === undefined ? '' : ` (${code})`}.`;
-}
-
-/** Facts of the call the envelope's metadata carries: attempts, the target that answered, fallbacks, latency. */
-export function decorate(
-  envelope: UnifiedOutput,
-  outcome: Pick<CallOutcome<unknown>, 'attempts' | 'fallbackFrom'>,
-  target: Target | undefined,
-  startedAt: number,
-): UnifiedOutput {
-  const metadata = envelope.metadata as Record<string, unknown>;
-  // The upstream URL (the adapter keeps it without its query) says where the gateway's providers live, which is
-  // the operator's business, not the client's: the log line has the target instead.
-  if (!envelope.success) {
-    delete envelope.error.details.url;
-    envelope.error.message = withoutAddress(envelope.error.message);
-  }
-  metadata.latency_ms = Math.round(performance.now() - startedAt);
-  metadata.attempts = outcome.attempts;
-  if (target !== undefined) metadata.target = target.label;
-  // A recorded answer must never pass for a provider's: the demo's envelopes say so (docs/gateway.md).
-  if (target?.provider.type === 'demo') metadata.demo = true;
-  if (outcome.fallbackFrom.length > 0) metadata.fallback_from = outcome.fallbackFrom;
-  return envelope;
 }
 
 /** What a request's wait for its place tells the call: how long it waited. */
@@ -123,20 +87,20 @@ async function waitForPlace(
  * retries, fallbacks and the route's deadline. The place is handed back when `run` returns, unless `run` takes
  * the release itself (a stream keeps its place until it ends).
  */
-export async function withPlace(
+export async function withPlace<K extends RouteName>(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
-  modality: Modality,
+  route: K,
   model: string,
-  run: (targets: Target[], takeRelease: () => () => void, place: Place) => Promise<Response>,
+  run: (targets: Target<ModelOf<K>>[], takeRelease: () => () => void, place: Place) => Promise<Response>,
 ): Promise<Response> {
   const traceId = c.get('traceId');
-  const resolved = runtime.resolve(model, modality, traceId);
+  // Every provider route is named after its modality.
+  const resolved = runtime.resolve(model, route, traceId);
   if (!resolved.ok) return respond(c, resolved.failure);
   const allowed = allowedTargets(c.get('caller'), model, resolved.targets, traceId);
   if (!allowed.ok) return respond(c, allowed.failure);
-  // Every provider route is named after its modality.
-  const waited = await waitForPlace(c, runtime, modality as RouteName);
+  const waited = await waitForPlace(c, runtime, route);
   if ('answer' in waited) {
     if (waited.clientGone) c.get('facts').clientClosed = true;
     const retry = !waited.answer.success && waited.answer.error.code === 'RATE_LIMITED';
@@ -159,15 +123,15 @@ export async function withPlace(
 }
 
 /** Serve one non-streamed provider call as an envelope. */
-export async function serveCall<R>(
+export async function serveCall<R, K extends RouteName>(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
-  spec: CallSpec<R>,
+  spec: CallSpec<R, K>,
 ): Promise<Response> {
   const startedAt = performance.now();
   const traceId = c.get('traceId');
   const facts = c.get('facts');
-  return withPlace(c, runtime, spec.modality, spec.model, async (targets, _take, place) => {
+  return withPlace(c, runtime, spec.route, spec.model, async (targets, _take, place) => {
     const outcome = await callWithFallbacks({
       targets,
       traceId,
@@ -183,18 +147,23 @@ export async function serveCall<R>(
     facts.attempts = outcome.attempts;
     const target = outcome.result?.target;
     if (target !== undefined) facts.target = target.label;
-    let envelope: UnifiedOutput;
+    let draft: UnifiedOutput;
     if (outcome.result !== undefined) {
       const { value, input } = outcome.result;
-      envelope = await spec.convert(value, {
+      draft = await spec.convert(value, {
         ...input.adapter,
-        model: { provider: input.target.model?.provider, modelId: input.target.modelId },
+        model: { provider: input.target.model.provider, modelId: input.target.modelId },
       });
     } else {
-      envelope =
+      draft =
         outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
     }
-    if (runtime.logContent && envelope.success) facts.content = envelope.content;
-    return respond(c, decorate(envelope, outcome, target, startedAt));
+    if (runtime.logContent && draft.success) facts.content = draft.content;
+    return respond(c, draft, undefined, {
+      startedAt,
+      attempts: outcome.attempts,
+      fallbackFrom: outcome.fallbackFrom,
+      target,
+    });
   });
 }

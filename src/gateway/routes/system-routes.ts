@@ -11,6 +11,7 @@ import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
 import type { Teams } from '../middleware/teams.js';
 import { createOpenApiDocument } from '../openapi.js';
 import { MODALITIES_OF } from '../providers.js';
+import { ROUTE_TABLE } from '../route-table.js';
 
 /** What the gateway's own routes read: the runtime, the metrics, the shutdown state and the store (with one). */
 export interface SystemRouteContext {
@@ -34,7 +35,7 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
   // stopping, so a load balancer's readiness check and a client read the same thing.
   // With a store, health says whether it answers: down is a failure unless stored keys fail open
   // (docs/gateway.md, "Teams").
-  app.get('/healthz', async (c) => {
+  app.get(ROUTE_TABLE.healthz.path, async (c) => {
     const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
     if (store === 'down' && !shutdown.closing && !teams?.failOpen) {
       return respond(
@@ -55,18 +56,18 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
           ),
     );
   });
-  app.get('/metrics', (c) => {
+  app.get(ROUTE_TABLE.metrics.path, (c) => {
     c.get('facts').code = 'ok';
     const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
     return c.body(metrics.render(runtime.limit) + teamLines, 200, {
       'content-type': 'text/plain; version=0.0.4; charset=utf-8',
     });
   });
-  app.get('/openapi.json', (c) => {
+  app.get(ROUTE_TABLE.openapi.path, (c) => {
     c.get('facts').code = 'ok';
     return c.json(createOpenApiDocument());
   });
-  app.get('/v1/models', (c) => {
+  app.get(ROUTE_TABLE.models.path, (c) => {
     const traceId = c.get('traceId');
     const providers = [...runtime.providers.values()].map((provider) => ({
       id: provider.id,

@@ -8,12 +8,14 @@ import {
   fromGenerateText,
   fromStreamText,
 } from '../../unified/ai-sdk.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
+import { buildEnvelope, withMetadata } from '../build-envelope.js';
 import {
   type AttemptInput,
   callWithFallbacks,
   stoppedFailure,
+  type Target,
   traceFlagsOf,
 } from '../call-with-fallbacks.js';
 import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
@@ -26,12 +28,12 @@ import {
   systemFailure,
 } from '../gateway-env.js';
 import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
+import type { ModelOf } from '../providers.js';
 import { invalidRequest } from '../read-request.js';
-import { redactEnvelope } from '../redact-secrets.js';
 import type { TextRequest } from '../request-schemas.js';
 import { createObjectCheck, type ObjectCheck } from '../structured-output.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
-import { decorate, serveCall, withPlace } from './serve-call.js';
+import { serveCall, withPlace } from './serve-call.js';
 
 /** A text request checked against its targets: each target's AI SDK call options and the answer's check. */
 interface PreparedText {
@@ -64,8 +66,7 @@ function prepareText(
   const calls = new Map<string, ChatCall>();
   const resolved = runtime.resolve(body.model, 'text', traceId);
   for (const target of resolved.ok ? resolved.targets : []) {
-    const model = target.provider.text?.(target.modelId) as { provider?: unknown } | undefined;
-    const family = chatFamilyOf(target.provider.type, model?.provider);
+    const family = chatFamilyOf(target.provider.type, target.model.provider);
     const translated = toChatCall(body, target.provider.id, family);
     if (!translated.ok)
       return refuse(translated.problems, { provider: target.provider.id, target: target.label });
@@ -75,13 +76,12 @@ function prepareText(
 }
 
 /** The AI SDK call options of one attempt: the translated request, the model and the transport. */
-function textCall(prepared: PreparedText, input: AttemptInput) {
-  const model = input.target.provider.text?.(input.target.modelId);
+function textCall(prepared: PreparedText, input: AttemptInput<ModelOf<'text'>>) {
   const call = prepared.calls.get(input.target.label);
-  if (model === undefined || call === undefined) throw new Error('The target has no text model.');
+  if (call === undefined) throw new Error('The target was not prepared for this request.');
   return {
     ...call,
-    model,
+    model: input.target.model,
     // The gateway retries (counted in metadata.attempts); the SDK's own retries would be invisible.
     maxRetries: 0,
     abortSignal: input.signal,
@@ -89,16 +89,17 @@ function textCall(prepared: PreparedText, input: AttemptInput) {
   };
 }
 
-/** The envelope of a text answer: structured output checked, reasoning kept apart from the content. */
+/** The draft of a text answer: structured output checked, reasoning kept apart from the content. */
 function finishText(
   prepared: PreparedText,
   envelope: UnifiedOutput,
   reasoning: string | undefined,
 ): UnifiedOutput {
-  if (envelope.success && reasoning !== undefined && reasoning !== '') {
-    (envelope.metadata as Record<string, unknown>).reasoning = reasoning;
-  }
-  return prepared.objects === undefined ? envelope : prepared.objects.apply(envelope);
+  const draft =
+    envelope.success && reasoning !== undefined && reasoning !== ''
+      ? withMetadata(envelope, { reasoning })
+      : envelope;
+  return prepared.objects === undefined ? draft : prepared.objects.apply(draft);
 }
 
 /** `POST /v1/text` without streaming. */
@@ -112,7 +113,6 @@ export function serveText(
   const { prepared } = checked;
   return serveCall(c, runtime, {
     route: 'text',
-    modality: 'text',
     model: body.model,
     call: (input) => generateText(textCall(prepared, input)),
     convert: (result, options) =>
@@ -138,7 +138,10 @@ interface StartedStream {
  * Start a stream and read it up to its first text (or its end). An error before any text throws, so it is
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
-async function startStream(prepared: PreparedText, input: AttemptInput): Promise<StartedStream> {
+async function startStream(
+  prepared: PreparedText,
+  input: AttemptInput<ModelOf<'text'>>,
+): Promise<StartedStream> {
   // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
   const result = streamText({
     ...textCall(prepared, input),
@@ -297,12 +300,18 @@ export function serveTextStream(
       traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
     });
     facts.attempts = outcome.attempts;
+    const callFacts = (target?: Target) => ({
+      startedAt,
+      attempts: outcome.attempts,
+      fallbackFrom: outcome.fallbackFrom,
+      target,
+    });
     if (outcome.result === undefined) {
       if (clientGone.signal.aborted) facts.clientClosed = true;
       outcome.finish();
       const failure =
         outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
-      return respond(c, decorate(failure, outcome, undefined, startedAt));
+      return respond(c, failure, undefined, callFacts());
     }
     const { value: started, target, input } = outcome.result;
     facts.target = target.label;
@@ -316,7 +325,7 @@ export function serveTextStream(
       let envelope: UnifiedOutput;
       const adapter = {
         ...input.adapter,
-        model: { provider: target.model?.provider, modelId: target.modelId },
+        model: { provider: target.model.provider, modelId: target.modelId },
       };
       try {
         const write = (event: string, data: unknown) =>
@@ -333,24 +342,18 @@ export function serveTextStream(
         } else if (clientGone.signal.aborted) {
           facts.clientClosed = true;
         } else if (outcome.timedOut()) {
-          envelope = systemFailure(
+          envelope = assembleFailure(
+            target.provider.id,
             'PROVIDER_TIMEOUT',
             "The stream did not end within the route's deadline.",
-            traceId,
+            {},
+            { trace_id: traceId },
           );
-          (envelope as { provider: string }).provider = target.provider.id;
         }
-        decorate(envelope, outcome, target, startedAt);
         if (runtime.logContent && envelope.success) facts.content = envelope.content;
-        const checked = validateUnifiedOutput(envelope);
-        if (!checked.valid) {
-          envelope = systemFailure('INTERNAL_ERROR', 'The gateway produced an invalid envelope.', traceId, {
-            violations: checked.violations,
-          });
-        }
-        noteEnvelope(facts, envelope);
-        envelope = redactEnvelope(envelope, c.get('redactor'));
-        await stream.writeSSE({ event: 'envelope', data: JSON.stringify(envelope) });
+        const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
+        noteEnvelope(facts, built);
+        await stream.writeSSE({ event: 'envelope', data: JSON.stringify(built) });
       } finally {
         outcome.finish();
         release();

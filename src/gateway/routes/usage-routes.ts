@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
+import { ROUTE_TABLE } from '../route-table.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
@@ -38,7 +39,7 @@ export function registerUsageRoutes(
   app: Hono<GatewayEnv>,
   { store, now, storeDown }: UsageRouteContext,
 ): void {
-  app.get('/v1/usage', async (c) => {
+  app.get(ROUTE_TABLE.usage.path, async (c) => {
     const traceId = c.get('traceId');
     const query = c.req.query();
     const to = parseTime(query.to) ?? now();
@@ -70,7 +71,7 @@ export function registerUsageRoutes(
       return storeDown(c, error);
     }
   });
-  app.get('/v1/usage/requests', async (c) => {
+  app.get(ROUTE_TABLE.usage_requests.path, async (c) => {
     const traceId = c.get('traceId');
     const query = c.req.query();
     const from = parseTime(query.from);
@@ -107,7 +108,7 @@ export function registerUsageRoutes(
     }
   });
   // The calling key's limits and what is left of them now: what the console's Try view shows.
-  app.get('/v1/key', async (c) => {
+  app.get(ROUTE_TABLE.key.path, async (c) => {
     const traceId = c.get('traceId');
     const caller = c.get('caller');
     const key = caller?.key;

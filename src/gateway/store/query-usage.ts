@@ -145,9 +145,9 @@ export function decodeCursor(cursor: string): { time: string; request_id: string
   const bytes = fromBase64Url(cursor);
   if (bytes === undefined) return undefined;
   try {
-    const value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [time, id] = value as unknown[];
+    const [time, id]: unknown[] = value;
     if (typeof time !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(time)))
       return undefined;
     return { time, request_id: id };
