@@ -16,7 +16,10 @@ import type {
 
 /** Where the gateway is and how to reach it. */
 export interface ClientOptions {
-  /** The gateway's base URL, such as `http://127.0.0.1:8787` (a path prefix is kept). */
+  /**
+   * The gateway's base URL, such as `http://127.0.0.1:8787` (a path prefix is kept); in a web page, `''` is the
+   * page's own origin.
+   */
   baseURL: string;
   /** A gateway key, sent as `Authorization: Bearer <key>`; omit it for a gateway without keys. */
   key?: string | undefined;
@@ -28,12 +31,28 @@ export interface ClientOptions {
   maxBodyBytes?: number | undefined;
 }
 
+/** The part of a gateway's answer that is not its body: its status line and headers. */
+export interface ResponseInfo {
+  /** The HTTP status. */
+  status: number;
+  /**
+   * The headers: `x-trace-id`, `retry-after`, `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, …
+   * (a browser shows a cross-origin page only the ones the gateway exposes, which are these).
+   */
+  headers: Headers;
+}
+
 /** Options of one call. */
 export interface CallOptions {
   /** Aborts the call; the answer is then a `REQUEST_TIMEOUT` envelope. */
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Called with the status and headers of each answer the gateway sends, before its body is read (once per poll
+   * for `waitForVideo`); never called when no answer arrives.
+   */
+  onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
 
 /** How `waitForVideo` polls a job. */
@@ -79,13 +98,19 @@ function clientFailure(
 }
 
 /** The envelope of a failed transport: an abort is `REQUEST_TIMEOUT`, anything else `PROVIDER_UNAVAILABLE`. */
-function transportFailure(error: unknown): UnifiedOutput {
+function transportFailure(error: unknown, details: Record<string, unknown> = {}): UnifiedOutput {
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'AbortError' || name === 'TimeoutError') {
     return clientFailure('REQUEST_TIMEOUT', 'The call was aborted before the gateway answered.', {});
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return clientFailure('PROVIDER_UNAVAILABLE', `No answer from the gateway: ${reason}`, {});
+  return clientFailure('PROVIDER_UNAVAILABLE', `No answer from the gateway: ${reason}`, details);
+}
+
+/** The origin of the web page the client runs in, or `undefined` outside one (Node, Workers, `file:` pages). */
+function pageOrigin(): string | undefined {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && /^https?:/.test(origin) ? origin : undefined;
 }
 
 /** The body as text, refusing more than `limit` bytes without reading past them. */
@@ -186,16 +211,51 @@ export function createClient(options: ClientOptions): VerdictClient {
     init: { method: 'GET' | 'POST'; body?: BodyInit; json?: boolean },
     call: CallOptions | undefined,
   ): Promise<Response | UnifiedOutput> {
+    const signal = call?.signal === undefined ? {} : { signal: call.signal };
+    let response: Response;
     try {
-      return await doFetch(`${base}${path}`, {
+      response = await doFetch(`${base}${path}`, {
         method: init.method,
         headers: headersOf(call, init.json === true),
         ...(init.body === undefined ? {} : { body: init.body }),
-        ...(call?.signal === undefined ? {} : { signal: call.signal }),
+        ...signal,
       });
     } catch (error) {
-      return transportFailure(error);
+      return unreachable(error, signal);
     }
+    call?.onResponse?.({ status: response.status, headers: response.headers });
+    return response;
+  }
+
+  /**
+   * In a web page, a gateway that refuses the page's origin (CORS) fails like one that is down. A `no-cors`
+   * request is not subject to CORS and resolves only when something answers, so asking `/healthz` once more
+   * that way tells the two apart (docs/client.md, "Failures without an answer").
+   */
+  async function unreachable(error: unknown, signal: { signal?: AbortSignal }): Promise<UnifiedOutput> {
+    const page = pageOrigin();
+    const failure = transportFailure(error);
+    if (page === undefined || failure.success || failure.error.code !== 'PROVIDER_UNAVAILABLE')
+      return failure;
+    let gateway: string;
+    try {
+      gateway = new URL(`${base}/`, page).origin;
+    } catch {
+      return failure;
+    }
+    const answers =
+      gateway !== page &&
+      (await doFetch(`${base}/healthz`, { mode: 'no-cors', cache: 'no-store', ...signal }).then(
+        () => true,
+        () => false,
+      ));
+    if (!answers) return transportFailure(error, { reason: 'unreachable', gateway });
+    return clientFailure(
+      'PROVIDER_UNAVAILABLE',
+      `The gateway at ${gateway} answers but refuses requests from this page's origin (${page}): ` +
+        `its cors.origins setting must list "${page}".`,
+      { reason: 'origin_refused', gateway, page_origin: page },
+    );
   }
 
   async function request(

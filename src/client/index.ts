@@ -9,6 +9,7 @@ export {
   type ClientOptions,
   createClient,
   type PollOptions,
+  type ResponseInfo,
   type VerdictClient,
 } from './create-client.js';
 export type {

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
   createClient,
+  type ResponseInfo,
   type TextOutput,
   type TextRequest,
   type TextStreamEvent,
@@ -77,5 +78,17 @@ describe('verdict/client answers', () => {
       if (event.type === 'delta') expectTypeOf(event.text).toBeString();
       if (event.type === 'envelope') expectTypeOf(event.envelope).toEqualTypeOf<TextOutput>();
     }
+  });
+
+  test('onResponse receives the status and headers of each answer', () => {
+    verdict.models({
+      onResponse: (response) => {
+        expectTypeOf(response).toEqualTypeOf<ResponseInfo>();
+        expectTypeOf(response.status).toBeNumber();
+        expectTypeOf(response.headers).toEqualTypeOf<Headers>();
+      },
+    });
+    // @ts-expect-error the callback gets the status line and headers, never the body to read
+    verdict.models({ onResponse: (response: Response) => response.json() });
   });
 });
