@@ -11,6 +11,8 @@ import type {
   TextRequest,
   TextStreamEvent,
   TranscriptionRequest,
+  UsageQuery,
+  UsageRequestsQuery,
   VideosRequest,
 } from './types.js';
 
@@ -83,6 +85,12 @@ export interface VerdictClient {
   waitForVideo(jobId: string, options?: PollOptions): Promise<UnifiedOutput>;
   /** `GET /v1/models`: the providers and aliases the gateway serves, in `metadata`. */
   models(options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/key`: the calling key's limits and what is left of them, in `metadata.key`. */
+  key(options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/usage` (the admin key): totals and time series of the usage record, in `metadata.usage`. */
+  usage(query?: UsageQuery, options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/usage/requests` (the admin key): one page of request records, newest first, in `metadata`. */
+  usageRequests(query?: UsageRequestsQuery, options?: CallOptions): Promise<UnifiedOutput>;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -372,7 +380,20 @@ export function createClient(options: ClientOptions): VerdictClient {
     videoStatus,
     waitForVideo,
     models: (call) => request('/v1/models', { method: 'GET' }, call),
+    key: (call) => request('/v1/key', { method: 'GET' }, call),
+    usage: (query, call) => request(`/v1/usage${searchOf(query)}`, { method: 'GET' }, call),
+    usageRequests: (query, call) => request(`/v1/usage/requests${searchOf(query)}`, { method: 'GET' }, call),
   };
+}
+
+/** A query's set members as a `?…` search string, or `''` when none is set. */
+function searchOf(query: object | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 /** Wait `ms`, or less when `signal` aborts; true when the whole time passed. */

@@ -24,5 +24,7 @@ export type {
   ToolCall,
   ToolDefinition,
   TranscriptionRequest,
+  UsageQuery,
+  UsageRequestsQuery,
   VideosRequest,
 } from './types.js';

@@ -6,11 +6,18 @@ import {
   type TextRequest,
   type TextStreamEvent,
   type ToolCall,
+  type UsageQuery,
+  type UsageRequestsQuery,
 } from '../../src/client/index.js';
 
 const verdict = createClient({ baseURL: 'http://127.0.0.1:8787' });
 
 describe('verdict/client requests', () => {
+  test('the usage queries type-check', () => {
+    expectTypeOf<{ group_by: 'model'; bucket: 'minute' }>().toExtend<UsageQuery>();
+    expectTypeOf<{ trace_id: string; limit: number; cursor: string }>().toExtend<UsageRequestsQuery>();
+  });
+
   test('a prompt or a conversation with tools and structured output type-checks', () => {
     expectTypeOf<{ model: string; input: string }>().toExtend<TextRequest>();
     const chat: TextRequest = {
@@ -53,6 +60,10 @@ describe('verdict/client requests', () => {
     verdict.text({ model: 'openai:x', input: 'Hi', temperature: 'hot' });
     // @ts-expect-error images take a prompt, not an input
     verdict.images({ model: 'openai:gpt-image-1', input: 'a fox' });
+    // @ts-expect-error usage is grouped by key, provider, model, route or code
+    verdict.usage({ group_by: 'team' });
+    // @ts-expect-error a page's size is a number
+    verdict.usageRequests({ limit: '25' });
   });
 });
 

@@ -85,7 +85,8 @@ export interface TryRequest {
 /** Milliseconds between two polls of a video job. */
 export const VIDEO_POLL_MS = 2000;
 
-function clientOf(connection: GatewayConnection): VerdictClient {
+/** A verdict/client for the connection the page was given. */
+export function clientOf(connection: GatewayConnection): VerdictClient {
   return createClient({ baseURL: connection.baseUrl, key: connection.key });
 }
 
@@ -102,9 +103,9 @@ function rateLimitOf(headers: Headers): { rateLimit?: RateLimit } {
  * Runs `call` with a signal and an `onResponse` that notes the last answer's status and headers, and hands back
  * the envelope with them and the time it took.
  */
-async function timed(
+export async function callGateway(
   call: (options: CallOptions) => Promise<UnifiedOutput>,
-  signal: AbortSignal | undefined,
+  signal?: AbortSignal,
 ): Promise<GatewayAnswer> {
   const started = performance.now();
   let response: ResponseInfo | undefined;
@@ -125,7 +126,7 @@ async function timed(
 
 /** Reads the routes and aliases the gateway offers from `GET /v1/models`. */
 export function fetchModels(connection: GatewayConnection, signal?: AbortSignal): Promise<GatewayAnswer> {
-  return timed((options) => clientOf(connection).models(options), signal);
+  return callGateway((options) => clientOf(connection).models(options), signal);
 }
 
 /** A streamed text answer: each delta and tool-call event is shown as it arrives; the last event's envelope is kept. */
@@ -179,7 +180,7 @@ export function sendRequest(
   signal: AbortSignal,
 ): Promise<GatewayAnswer> {
   const client = clientOf(connection);
-  return timed((options) => {
+  return callGateway((options) => {
     switch (request.modality) {
       case 'text':
         return request.stream
