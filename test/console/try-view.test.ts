@@ -348,6 +348,21 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     });
   });
 
+  test('cancels a video job it is polling, and says so without an HTTP status', async () => {
+    await openTry();
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    await send('replicate:minimax/video-01', 'Video', 'a slow sunrise');
+    await page.getByText(/^The video is being made: /).waitFor();
+    await eventually(() => replay.requests.length).toBe(2);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    expect(await card.getByRole('heading').innerText()).toBe('REQUEST_TIMEOUT');
+    expect(await card.locator('.message').innerText()).toBe('Cancelled.');
+    expect(await facts().innerText()).not.toMatch(/Trace id/);
+  });
+
   test('uploads audio for a transcription', async () => {
     await openTry();
     await page.getByRole('radio', { name: 'Transcription', exact: true }).check();

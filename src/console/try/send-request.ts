@@ -116,12 +116,23 @@ export async function callGateway(
     },
   });
   const elapsedMs = Math.round(performance.now() - started);
-  if (response === undefined) {
+  if (response === undefined || isMadeAfter(envelope, response)) {
     // No answer arrived: verdict/client made this failure itself.
     const problem = envelope.success ? undefined : explainUnreachable(envelope, location.origin);
     return { envelope, status: 0, elapsedMs, ...(problem === undefined ? {} : { problem }) };
   }
   return { envelope, status: response.status, elapsedMs, ...rateLimitOf(response.headers) };
+}
+
+/**
+ * Whether verdict/client made `envelope` for a later call that got no answer (a poll of a video job cancelled or
+ * cut off), rather than read it from `response`: the gateway's envelopes carry the trace id of their answer.
+ */
+function isMadeAfter(envelope: UnifiedOutput, response: ResponseInfo): boolean {
+  if (envelope.success || envelope.provider !== 'system') return false;
+  if (envelope.error.code !== 'REQUEST_TIMEOUT' && envelope.error.code !== 'PROVIDER_UNAVAILABLE')
+    return false;
+  return envelope.metadata.trace_id !== response.headers.get('x-trace-id');
 }
 
 /** Reads the routes and aliases the gateway offers from `GET /v1/models`. */
