@@ -259,20 +259,21 @@ describe('in a web page, a gateway that gives no answer', () => {
       error: { code: 'PROVIDER_UNAVAILABLE', details: { reason: 'unreachable', gateway: PAGE } },
     });
     expect(own.asked.map((call) => call.url)).toEqual(['/v1/models']);
-    const aborted = inPage('http://127.0.0.1:8787', true);
-    const controller = new AbortController();
-    controller.abort();
+    // A fetch that a signal aborted rejects with an AbortError, whatever the origin.
+    const asked: string[] = [];
     const stopped = createClient({
       baseURL: 'http://127.0.0.1:8787',
-      fetch: async (input, init) => {
-        aborted.asked.push({ url: String(input), mode: init?.mode });
+      fetch: async (input) => {
+        asked.push(String(input));
         throw new DOMException('The operation was aborted.', 'AbortError');
       },
     });
+    const controller = new AbortController();
+    controller.abort();
     expect(await stopped.models({ signal: controller.signal })).toMatchObject({
       error: { code: 'REQUEST_TIMEOUT' },
     });
-    expect(aborted.asked.map((call) => call.url)).toEqual(['http://127.0.0.1:8787/v1/models']);
+    expect(asked).toEqual(['http://127.0.0.1:8787/v1/models']);
   });
 });
 
