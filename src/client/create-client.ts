@@ -1,3 +1,4 @@
+import { ROUTE_TABLE } from '../gateway/route-table.js';
 import { sleep } from '../sleep.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
@@ -12,12 +13,17 @@ import type {
   TextRequest,
   TextStreamEvent,
   TranscriptionRequest,
+  UsageQuery,
+  UsageRequestsQuery,
   VideosRequest,
 } from './types.js';
 
 /** Where the gateway is and how to reach it. */
 export interface ClientOptions {
-  /** The gateway's base URL, such as `http://127.0.0.1:8787` (a path prefix is kept). */
+  /**
+   * The gateway's base URL, such as `http://127.0.0.1:8787` (a path prefix is kept); in a web page, `''` is the
+   * page's own origin.
+   */
   baseURL: string;
   /** A gateway key, sent as `Authorization: Bearer <key>`; omit it for a gateway without keys. */
   key?: string | undefined;
@@ -29,12 +35,28 @@ export interface ClientOptions {
   maxBodyBytes?: number | undefined;
 }
 
+/** The part of a gateway's answer that is not its body: its status line and headers. */
+export interface ResponseInfo {
+  /** The HTTP status. */
+  status: number;
+  /**
+   * The headers: `x-trace-id`, `retry-after`, `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, …
+   * (a browser shows a cross-origin page only the ones the gateway exposes, which are these).
+   */
+  headers: Headers;
+}
+
 /** Options of one call. */
 export interface CallOptions {
   /** Aborts the call; the answer is then a `REQUEST_TIMEOUT` envelope. */
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Called with the status and headers of each answer the gateway sends, before its body is read (once per poll
+   * for `waitForVideo`); never called when no answer arrives.
+   */
+  onResponse?: ((response: ResponseInfo) => void) | undefined;
 }
 
 /** How `waitForVideo` polls a job. */
@@ -65,6 +87,12 @@ export interface VerdictClient {
   waitForVideo(jobId: string, options?: PollOptions): Promise<UnifiedOutput>;
   /** `GET /v1/models`: the providers and aliases the gateway serves, in `metadata`. */
   models(options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/key`: the calling key's limits and what is left of them, in `metadata.key`. */
+  key(options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/usage` (the admin key): totals and time series of the usage record, in `metadata.usage`. */
+  usage(query?: UsageQuery, options?: CallOptions): Promise<UnifiedOutput>;
+  /** `GET /v1/usage/requests` (the admin key): one page of request records, newest first, in `metadata`. */
+  usageRequests(query?: UsageRequestsQuery, options?: CallOptions): Promise<UnifiedOutput>;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -80,13 +108,19 @@ function clientFailure(
 }
 
 /** The envelope of a failed transport: an abort is `REQUEST_TIMEOUT`, anything else `PROVIDER_UNAVAILABLE`. */
-function transportFailure(error: unknown): UnifiedOutput {
+function transportFailure(error: unknown, details: Record<string, unknown> = {}): UnifiedOutput {
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'AbortError' || name === 'TimeoutError') {
     return clientFailure('REQUEST_TIMEOUT', 'The call was aborted before the gateway answered.', {});
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return clientFailure('PROVIDER_UNAVAILABLE', `No answer from the gateway: ${reason}`, {});
+  return clientFailure('PROVIDER_UNAVAILABLE', `No answer from the gateway: ${reason}`, details);
+}
+
+/** The origin of the web page the client runs in, or `undefined` outside one (Node, Workers, `file:` pages). */
+function pageOrigin(): string | undefined {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  return typeof origin === 'string' && /^https?:/.test(origin) ? origin : undefined;
 }
 
 /** The body as text, refusing more than `limit` bytes without reading past them. */
@@ -187,16 +221,51 @@ export function createClient(options: ClientOptions): VerdictClient {
     init: { method: 'GET' | 'POST'; body?: BodyInit; json?: boolean },
     call: CallOptions | undefined,
   ): Promise<Response | UnifiedOutput> {
+    const signal = call?.signal === undefined ? {} : { signal: call.signal };
+    let response: Response;
     try {
-      return await doFetch(`${base}${path}`, {
+      response = await doFetch(`${base}${path}`, {
         method: init.method,
         headers: headersOf(call, init.json === true),
         ...(init.body === undefined ? {} : { body: init.body }),
-        ...(call?.signal === undefined ? {} : { signal: call.signal }),
+        ...signal,
       });
     } catch (error) {
-      return transportFailure(error);
+      return unreachable(error, signal);
     }
+    call?.onResponse?.({ status: response.status, headers: response.headers });
+    return response;
+  }
+
+  /**
+   * In a web page, a gateway that refuses the page's origin (CORS) fails like one that is down. A `no-cors`
+   * request is not subject to CORS and resolves only when something answers, so asking `/healthz` once more
+   * that way tells the two apart (docs/client.md, "Failures without an answer").
+   */
+  async function unreachable(error: unknown, signal: { signal?: AbortSignal }): Promise<UnifiedOutput> {
+    const page = pageOrigin();
+    const failure = transportFailure(error);
+    if (page === undefined || failure.success || failure.error.code !== 'PROVIDER_UNAVAILABLE')
+      return failure;
+    let gateway: string;
+    try {
+      gateway = new URL(`${base}/`, page).origin;
+    } catch {
+      return failure;
+    }
+    const answers =
+      gateway !== page &&
+      (await doFetch(`${base}/healthz`, { mode: 'no-cors', cache: 'no-store', ...signal }).then(
+        () => true,
+        () => false,
+      ));
+    if (!answers) return transportFailure(error, { reason: 'unreachable', gateway });
+    return clientFailure(
+      'PROVIDER_UNAVAILABLE',
+      `The gateway at ${gateway} answers but refuses requests from this page's origin (${page}): ` +
+        `its cors.origins setting must list "${page}".`,
+      { reason: 'origin_refused', gateway, page_origin: page },
+    );
   }
 
   async function request(
@@ -218,7 +287,7 @@ export function createClient(options: ClientOptions): VerdictClient {
 
   async function* streamText(body: TextRequest, call?: CallOptions): AsyncGenerator<TextStreamEvent> {
     const response = await send(
-      '/v1/text',
+      ROUTE_TABLE.text.path,
       { method: 'POST', body: JSON.stringify({ ...body, stream: true }), json: true },
       call,
     );
@@ -277,7 +346,7 @@ export function createClient(options: ClientOptions): VerdictClient {
   }
 
   async function transcribe(body: TranscriptionRequest, call?: CallOptions): Promise<UnifiedOutput> {
-    if (typeof body.audio === 'string') return postJson('/v1/transcriptions', body, call);
+    if (typeof body.audio === 'string') return postJson(ROUTE_TABLE.transcriptions.path, body, call);
     const form = new FormData();
     form.set('model', body.model);
     const audio =
@@ -285,11 +354,11 @@ export function createClient(options: ClientOptions): VerdictClient {
         ? new Blob([body.audio], { type: body.media_type })
         : body.audio;
     form.set('file', audio, 'filename' in body && body.filename !== undefined ? body.filename : 'audio');
-    return request('/v1/transcriptions', { method: 'POST', body: form }, call);
+    return request(ROUTE_TABLE.transcriptions.path, { method: 'POST', body: form }, call);
   }
 
   const videoStatus = (jobId: string, call?: CallOptions) =>
-    request(`/v1/videos/${encodeURIComponent(jobId)}`, { method: 'GET' }, call);
+    request(`${ROUTE_TABLE.videos.path}/${encodeURIComponent(jobId)}`, { method: 'GET' }, call);
 
   async function waitForVideo(jobId: string, poll: PollOptions = {}): Promise<UnifiedOutput> {
     const interval = poll.intervalMs ?? 2000;
@@ -304,14 +373,28 @@ export function createClient(options: ClientOptions): VerdictClient {
   }
 
   return {
-    text: (body, call) => postJson('/v1/text', body, call) as Promise<TextOutput>,
+    text: (body, call) => postJson(ROUTE_TABLE.text.path, body, call) as Promise<TextOutput>,
     streamText,
-    images: (body, call) => postJson('/v1/images', body, call),
-    speech: (body, call) => postJson('/v1/speech', body, call),
+    images: (body, call) => postJson(ROUTE_TABLE.images.path, body, call),
+    speech: (body, call) => postJson(ROUTE_TABLE.speech.path, body, call),
     transcribe,
-    videos: (body, call) => postJson('/v1/videos', body, call),
+    videos: (body, call) => postJson(ROUTE_TABLE.videos.path, body, call),
     videoStatus,
     waitForVideo,
-    models: (call) => request('/v1/models', { method: 'GET' }, call),
+    models: (call) => request(ROUTE_TABLE.models.path, { method: 'GET' }, call),
+    key: (call) => request(ROUTE_TABLE.key.path, { method: 'GET' }, call),
+    usage: (query, call) => request(`${ROUTE_TABLE.usage.path}${searchOf(query)}`, { method: 'GET' }, call),
+    usageRequests: (query, call) =>
+      request(`${ROUTE_TABLE.usage_requests.path}${searchOf(query)}`, { method: 'GET' }, call),
   };
+}
+
+/** A query's set members as a `?…` search string, or `''` when none is set. */
+function searchOf(query: object | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
 }

@@ -9,6 +9,7 @@ export {
   type ClientOptions,
   createClient,
   type PollOptions,
+  type ResponseInfo,
   type VerdictClient,
 } from './create-client.js';
 export type {
@@ -23,5 +24,7 @@ export type {
   ToolCall,
   ToolDefinition,
   TranscriptionRequest,
+  UsageQuery,
+  UsageRequestsQuery,
   VideosRequest,
 } from './types.js';

@@ -6,6 +6,7 @@ import type {
   transcriptionsRequestSchema,
   videosRequestSchema,
 } from '../gateway/request-schemas.js';
+import type { UsageBucket, UsageGroup } from '../gateway/store/query-usage.js';
 import type { UnifiedFailure, UnifiedSuccess } from '../unified/types.js';
 
 /**
@@ -77,3 +78,33 @@ export type TextStreamEvent =
   | { type: 'tool_call_start'; id: string; name: string }
   | { type: 'tool_call_delta'; id: string; arguments: string }
   | { type: 'envelope'; envelope: TextOutput };
+
+/** The query of `GET /v1/usage` (docs/gateway.md, "Teams"): the last 24 hours by key and hour unless told. */
+export interface UsageQuery {
+  /** Start of the period, an ISO 8601 time (24 hours before `to` by default). */
+  from?: string;
+  /** End of the period, an ISO 8601 time (now by default). */
+  to?: string;
+  /** What the totals and series are grouped by (`key` by default). */
+  group_by?: UsageGroup;
+  /** The series' step (`hour` by default). */
+  bucket?: UsageBucket;
+}
+
+/** The query of `GET /v1/usage/requests`: filters on the records, and the page wanted. */
+export interface UsageRequestsQuery {
+  /** Only the records of this key name. */
+  key?: string;
+  /** Only the records with this outcome code (`ok`, or an error code). */
+  code?: string;
+  /** Only the record of this trace id. */
+  trace_id?: string;
+  /** Records from this ISO 8601 time. */
+  from?: string;
+  /** Records up to this ISO 8601 time. */
+  to?: string;
+  /** Records per page, 1 to 500 (50 by default). */
+  limit?: number;
+  /** The `next_cursor` of the page before. */
+  cursor?: string;
+}

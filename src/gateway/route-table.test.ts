@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MODALITIES } from '../console/try/gateway-client.js';
+import { createClient } from '../client/index.js';
 import { checkGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
 import { createOpenApiDocument } from './openapi.js';
@@ -94,9 +94,32 @@ describe('the route table', () => {
     expect(providerRouteOf(routeLabelOf('models'))).toBeUndefined();
   });
 
-  test("the console's endpoints are the table's paths", () => {
-    expect(MODALITIES).toEqual(MODALITY_PATHS);
-    expect(Object.keys(MODALITIES)).toEqual(ROUTE_NAMES);
-    for (const name of ROUTE_NAMES) expect(MODALITIES[name]).toBe(ROUTE_TABLE[name].path);
+  test("the typed client (and so the console, which calls through it) asks the table's paths", async () => {
+    const asked: string[] = [];
+    const client = createClient({
+      baseURL: 'http://gateway.test',
+      fetch: async (input) => {
+        asked.push(new URL(String(input)).pathname);
+        return new Response('{}', { status: 500, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    await client.text({ model: 'm', input: 'x' });
+    await client.images({ model: 'm', prompt: 'x' });
+    await client.speech({ model: 'm', input: 'x' });
+    await client.transcribe({ model: 'm', audio: 'AAAA', media_type: 'audio/wav' });
+    await client.videos({ model: 'm', prompt: 'x' });
+    await client.videoStatus('job');
+    await client.models();
+    await client.key();
+    await client.usage();
+    await client.usageRequests();
+    expect(asked).toEqual([
+      ...ROUTE_NAMES.map((name) => MODALITY_PATHS[name]),
+      `${ROUTE_TABLE.videos.path}/job`,
+      ROUTE_TABLE.models.path,
+      ROUTE_TABLE.key.path,
+      ROUTE_TABLE.usage.path,
+      ROUTE_TABLE.usage_requests.path,
+    ]);
   });
 });

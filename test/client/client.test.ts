@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createClient, type TextStreamEvent } from '../../src/client/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { createClient, type ResponseInfo, type TextStreamEvent } from '../../src/client/index.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { validateUnifiedOutput } from '../../src/unified/index.js';
 import { AGENT_TOOLS } from '../gateway/agent-wire.js';
@@ -138,6 +138,142 @@ describe('createClient', () => {
     expect(started.metadata.job_status).toBe('pending');
     const done = await verdict.waitForVideo(String(started.metadata.job_id), { intervalMs: 1, maxPolls: 5 });
     expect(done).toMatchObject({ success: true, metadata: { job_status: 'completed' } });
+  });
+});
+
+describe('onResponse', () => {
+  test("hands over each answer's status and headers, the trace id among them", async () => {
+    const seen: ResponseInfo[] = [];
+    const onResponse = (info: ResponseInfo) => seen.push(info);
+    const answer = await client().text({ model: 'openai:gpt-4o-mini', input: 'Say hi' }, { onResponse });
+    const refused = await createClient({ baseURL: served.url }).models({ onResponse });
+    expect(seen.map((info) => info.status)).toEqual([200, 401]);
+    expect(seen[0]?.headers.get('x-trace-id')).toBe(answer.metadata.trace_id);
+    expect(seen[1]?.headers.get('x-trace-id')).toBe(refused.metadata.trace_id);
+  });
+
+  test('is called once for a stream, before its first event', async () => {
+    const order: string[] = [];
+    const events = client().streamText(
+      { model: 'openai:gpt-4.1-nano', input: 'Say hello' },
+      { onResponse: (info) => order.push(`${info.status} ${info.headers.get('content-type')}`) },
+    );
+    for await (const event of events) order.push(event.type);
+    expect(order).toEqual(['200 text/event-stream', 'delta', 'delta', 'envelope']);
+  });
+
+  test('is called for every poll of waitForVideo', async () => {
+    const verdict = client();
+    const started = await verdict.videos({
+      model: 'replicate:minimax/video-01',
+      prompt: 'a horse',
+      wait: false,
+    });
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    const statuses: number[] = [];
+    const done = await verdict.waitForVideo(String(started.metadata.job_id), {
+      intervalMs: 1,
+      onResponse: (info) => statuses.push(info.status),
+    });
+    expect(done).toMatchObject({ success: true, metadata: { job_status: 'completed' } });
+    expect(statuses).toEqual([200, 200]);
+  });
+
+  test('passes the RateLimit headers on, and is not called when no answer arrives', async () => {
+    const limited = createClient({
+      baseURL: 'http://gateway.invalid',
+      fetch: async () =>
+        Response.json(await client().models(), {
+          headers: { 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '12' },
+        }),
+    });
+    const seen: ResponseInfo[] = [];
+    await limited.models({ onResponse: (info) => seen.push(info) });
+    expect(['limit', 'remaining', 'reset'].map((name) => seen[0]?.headers.get(`ratelimit-${name}`))).toEqual([
+      '60',
+      '59',
+      '12',
+    ]);
+    const down = await createClient({ baseURL: 'http://127.0.0.1:9' }).models({
+      onResponse: (info) => seen.push(info),
+    });
+    expect(down).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('in a web page, a gateway that gives no answer', () => {
+  const PAGE = 'http://console.test';
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A client in a page at PAGE whose calls fail as a browser's do, and whose `no-cors` probe `answers` or not. */
+  function inPage(baseURL: string, answers: boolean) {
+    vi.stubGlobal('location', { origin: PAGE });
+    const asked: { url: string; mode: RequestMode | undefined }[] = [];
+    const verdict = createClient({
+      baseURL,
+      fetch: async (input, init) => {
+        asked.push({ url: String(input), mode: init?.mode });
+        if (init?.mode === 'no-cors' && answers) return new Response(null, { status: 200 });
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    return { verdict, asked };
+  }
+
+  test('refusing the page origin (CORS) is told from being down by a no-cors probe of /healthz', async () => {
+    const refusing = inPage('http://127.0.0.1:8787/', true);
+    expect(await refusing.verdict.models()).toMatchObject({
+      success: false,
+      provider: 'system',
+      error: {
+        code: 'PROVIDER_UNAVAILABLE',
+        message: `The gateway at http://127.0.0.1:8787 answers but refuses requests from this page's origin (${PAGE}): its cors.origins setting must list "${PAGE}".`,
+        details: { reason: 'origin_refused', gateway: 'http://127.0.0.1:8787', page_origin: PAGE },
+      },
+    });
+    expect(refusing.asked).toEqual([
+      { url: 'http://127.0.0.1:8787/v1/models', mode: undefined },
+      { url: 'http://127.0.0.1:8787/healthz', mode: 'no-cors' },
+    ]);
+    const down = inPage('http://127.0.0.1:8787', false);
+    const events = await collect(down.verdict.streamText({ model: 'openai:x', input: 'Hi' }));
+    expect(events).toMatchObject([
+      {
+        type: 'envelope',
+        envelope: {
+          success: false,
+          error: {
+            code: 'PROVIDER_UNAVAILABLE',
+            message: 'No answer from the gateway: Failed to fetch',
+            details: { reason: 'unreachable', gateway: 'http://127.0.0.1:8787' },
+          },
+        },
+      },
+    ]);
+  });
+
+  test('on its own origin, or aborted, it sends no probe', async () => {
+    const own = inPage('', true);
+    expect(await own.verdict.models()).toMatchObject({
+      error: { code: 'PROVIDER_UNAVAILABLE', details: { reason: 'unreachable', gateway: PAGE } },
+    });
+    expect(own.asked.map((call) => call.url)).toEqual(['/v1/models']);
+    // A fetch that a signal aborted rejects with an AbortError, whatever the origin.
+    const asked: string[] = [];
+    const stopped = createClient({
+      baseURL: 'http://127.0.0.1:8787',
+      fetch: async (input) => {
+        asked.push(String(input));
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      },
+    });
+    const controller = new AbortController();
+    controller.abort();
+    expect(await stopped.models({ signal: controller.signal })).toMatchObject({
+      error: { code: 'REQUEST_TIMEOUT' },
+    });
+    expect(asked).toEqual(['http://127.0.0.1:8787/v1/models']);
   });
 });
 

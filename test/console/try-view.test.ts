@@ -259,6 +259,28 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     expect(await facts().innerText()).toMatch(/Usage\s+9 input tokens, 2 output tokens/);
   });
 
+  test('shows a streamed tool call growing as its argument deltas arrive, then the final tool calls', async () => {
+    await openTry();
+    replay.enqueue(fixture('openai.chat/success/stream-tool-call.json', { eventDelayMs: 100 }));
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const calls = document.querySelector('[aria-label="Tool calls so far"]');
+        if (calls !== null) seen.push(calls.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await send('openai:gpt-4.1-nano', 'Text', 'Look up tea');
+    const calls = answer().getByRole('list', { name: 'Tool calls' });
+    await calls.waitFor();
+    expect(await calls.locator(':scope > li').allInnerTexts()).toEqual([
+      expect.stringMatching(/^lookup call_9\s+q: "tea"$/),
+    ]);
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen).toContain('lookup {"q":');
+    expect(await facts().innerText()).toMatch(/Finish reason\s+tool_calls/);
+  });
+
   test('renders a generated image', async () => {
     // A real PNG for the provider to return: a picture the browser draws and screenshots.
     await page.setContent(
@@ -293,15 +315,52 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await expectAccessible(page);
   });
 
-  test('puts a generated video in a video player', async () => {
+  test('starts a video job, polls it from the page, and puts the video in a player', async () => {
+    await openTry();
+    const asked: string[] = [];
+    const note = (request: { method(): string; url(): string }) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/v1/videos'))
+        asked.push(
+          `${request.method()} ${path.replace(/[^/]+$/, (last) => (last === 'videos' ? last : 'JOB'))}`,
+        );
+    };
+    page.on('request', note);
+    try {
+      // The job is still processing at the first poll and done at the second.
+      replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
+      replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+      await send('replicate:minimax/video-01', 'Video', 'an astronaut riding a horse');
+      await page
+        .getByText(/^The video is being made: this page asks the gateway for it every 2 s\.$/)
+        .waitFor();
+      const player = answer().locator('video[controls]');
+      await player.waitFor({ state: 'attached' });
+      expect(await player.getAttribute('src')).toBe('https://replicate.delivery/pbxt/xyz/output.mp4');
+      expect(await player.getAttribute('aria-label')).toBe('Generated video 1');
+      expect(await answer().innerText()).toContain('Generated 1 video.');
+    } finally {
+      page.off('request', note);
+    }
+    expect(asked).toEqual(['POST /v1/videos', 'GET /v1/videos/JOB', 'GET /v1/videos/JOB']);
+    expect(replay.requests.map((r) => r.body)[0]).toMatchObject({
+      input: { prompt: 'an astronaut riding a horse' },
+    });
+  });
+
+  test('cancels a video job it is polling, and says so without an HTTP status', async () => {
     await openTry();
     replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions' });
-    await send('replicate:minimax/video-01', 'Video', 'an astronaut riding a horse');
-    const player = answer().locator('video[controls]');
-    await player.waitFor({ state: 'attached' });
-    expect(await player.getAttribute('src')).toBe('https://replicate.delivery/pbxt/xyz/output.mp4');
-    expect(await player.getAttribute('aria-label')).toBe('Generated video 1');
-    expect(await answer().innerText()).toContain('Generated 1 video.');
+    replay.enqueue({ ...fixture('replicate.prediction/success/processing.json'), match: '/predictions/' });
+    await send('replicate:minimax/video-01', 'Video', 'a slow sunrise');
+    await page.getByText(/^The video is being made: /).waitFor();
+    await eventually(() => replay.requests.length).toBe(2);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    const card = page.getByRole('alert');
+    await card.waitFor();
+    expect(await card.getByRole('heading').innerText()).toBe('REQUEST_TIMEOUT');
+    expect(await card.locator('.message').innerText()).toBe('Cancelled.');
+    expect(await facts().innerText()).not.toMatch(/Trace id/);
   });
 
   test('uploads audio for a transcription', async () => {

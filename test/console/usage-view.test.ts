@@ -143,7 +143,7 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     await expectAccessible(page);
   });
 
-  test("Try shows what is left of a stored key's limits after an answer", async () => {
+  test("Try shows what is left of a stored key's limits after an answer, and the answer's rate limit headers", async () => {
     const { page } = site;
     const { key } = await createKey(store, 'try-team', {
       rpm: 60,
@@ -165,5 +165,10 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     expect(await limits.innerText()).toMatch(
       /^Key "try-team" has left: (?:59|60) of 60 requests this minute · [\d,]+ of 100,000 budget tokens \(month\)\.$/,
     );
+    // The answer's own RateLimit-* headers, read as it arrived: this request is already counted.
+    const row = /Rate limit\s+(\d+) of 60 requests left this minute, for \d+ s more/.exec(
+      await page.locator('dl.facts').innerText(),
+    );
+    expect(Number(row?.[1])).toBeLessThan(60);
   });
 });

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-// Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')` specifiers.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
+// Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')` specifiers; the
+// keyword is a word of code, not the end of a string (`['from', 'to']`).
+const SPECIFIER = /(?<!['"])(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
 
 // A module started by URL, as worker threads are: `new Worker(new URL('./worker.js', import.meta.url))`.
 const MODULE_URL = /\bnew\s+URL\s*\(\s*(['"])(\.\.?\/[^'"]+\.js)\1\s*,\s*import\.meta\.url/g;

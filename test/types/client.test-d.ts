@@ -1,15 +1,23 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
   createClient,
+  type ResponseInfo,
   type TextOutput,
   type TextRequest,
   type TextStreamEvent,
   type ToolCall,
+  type UsageQuery,
+  type UsageRequestsQuery,
 } from '../../src/client/index.js';
 
 const verdict = createClient({ baseURL: 'http://127.0.0.1:8787' });
 
 describe('verdict/client requests', () => {
+  test('the usage queries type-check', () => {
+    expectTypeOf<{ group_by: 'model'; bucket: 'minute' }>().toExtend<UsageQuery>();
+    expectTypeOf<{ trace_id: string; limit: number; cursor: string }>().toExtend<UsageRequestsQuery>();
+  });
+
   test('a prompt or a conversation with tools and structured output type-checks', () => {
     expectTypeOf<{ model: string; input: string }>().toExtend<TextRequest>();
     const chat: TextRequest = {
@@ -52,6 +60,10 @@ describe('verdict/client requests', () => {
     verdict.text({ model: 'openai:x', input: 'Hi', temperature: 'hot' });
     // @ts-expect-error images take a prompt, not an input
     verdict.images({ model: 'openai:gpt-image-1', input: 'a fox' });
+    // @ts-expect-error usage is grouped by key, provider, model, route or code
+    verdict.usage({ group_by: 'team' });
+    // @ts-expect-error a page's size is a number
+    verdict.usageRequests({ limit: '25' });
   });
 });
 
@@ -77,5 +89,17 @@ describe('verdict/client answers', () => {
       if (event.type === 'delta') expectTypeOf(event.text).toBeString();
       if (event.type === 'envelope') expectTypeOf(event.envelope).toEqualTypeOf<TextOutput>();
     }
+  });
+
+  test('onResponse receives the status and headers of each answer', () => {
+    verdict.models({
+      onResponse: (response) => {
+        expectTypeOf(response).toEqualTypeOf<ResponseInfo>();
+        expectTypeOf(response.status).toBeNumber();
+        expectTypeOf(response.headers).toEqualTypeOf<Headers>();
+      },
+    });
+    // @ts-expect-error the callback gets the status line and headers, never the body to read
+    verdict.models({ onResponse: (response: Response) => response.json() });
   });
 });

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ROUTE_NAMES } from '../../gateway/route-table.js';
 import { EnvelopeView } from '../try/envelope-view.js';
+import { routeGroups } from '../try/read-catalog.js';
+import { RoutePicker } from '../try/route-picker.js';
 import {
   type GatewayAnswer,
   type GatewayConnection,
   type Modality,
   sendRequest,
-} from '../try/gateway-client.js';
-import { routeGroups } from '../try/read-catalog.js';
-import { RoutePicker } from '../try/route-picker.js';
+} from '../try/send-request.js';
 import { ConnectionPanel, MODALITY_LABELS, useCatalog } from '../try/try-view.js';
 import { RadioGroup } from '../ui/radio-group.js';
 

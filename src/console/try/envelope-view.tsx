@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { isJsonObject } from '../../contract/findings.js';
 import { canonicalMediaType, mediaTypeFromName } from '../../unified/classify-media.js';
-import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { JsonTree } from '../ui/json-tree.js';
-import type { GatewayAnswer } from './gateway-client.js';
+import type { GatewayAnswer, RateLimit } from './send-request.js';
 
 type Item = Record<string, unknown>;
 
@@ -64,39 +63,16 @@ export interface EnvelopeViewProps {
 /**
  * One envelope rendered by its shape alone, whichever provider answered: an "Answer" tab with the content,
  * images, players, tool calls and structured object, usage, latency, attempts and trace id, or a failure whose
- * headline is its code and HTTP status; and an "Envelope" tab with the raw envelope to read and copy. An answer
- * that is not a valid envelope is said to be so, and shown as far as its shape allows.
+ * headline is its code and HTTP status; and an "Envelope" tab with the raw envelope to read and copy. The
+ * envelope is always a valid one: verdict/client answers a body that is not an envelope, or no answer at all, with
+ * a failure of its own (provider `system`), whose card says why when no answer arrived.
  */
 export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: EnvelopeViewProps) {
   const [tab, setTab] = useState<'answer' | 'envelope'>('answer');
-  const body = asObject(answer.body);
+  const body = asObject(answer.envelope);
   const metadata = asObject(body.metadata);
-  const traceId = text(metadata.trace_id) ?? answer.traceId ?? undefined;
-
-  if (answer.body === undefined) {
-    return (
-      <div class="card failure" role="alert">
-        <h3>No envelope</h3>
-        <p>{answer.problem}</p>
-        {streamed !== '' && <p class="content">{streamed}</p>}
-        {answer.status > 0 && <p>HTTP status {answer.status}</p>}
-        {traceId !== undefined && <TraceId value={traceId} />}
-      </div>
-    );
-  }
-  const check = validateUnifiedOutput(answer.body);
-  const invalid = !check.valid && (
-    <details class="card warn">
-      <summary>The answer is not a valid unified envelope ({check.violations.length} violations)</summary>
-      <ul>
-        {check.violations.map((v) => (
-          <li key={`${v.code}${v.path}`}>
-            <code>{v.code}</code> at <code>{v.path || '/'}</code>: {v.message}
-          </li>
-        ))}
-      </ul>
-    </details>
-  );
+  // Without an answer the trace id is one verdict/client made up: the gateway never saw it.
+  const traceId = answer.status === 0 ? undefined : text(metadata.trace_id);
   const tabs = (
     // The tabs pattern of WAI-ARIA: the chosen tab is in the Tab order, the arrow keys move to the other one.
     <div
@@ -127,21 +103,20 @@ export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: Envelop
       ))}
     </div>
   );
-  const raw = JSON.stringify(answer.body, null, 2);
+  const raw = JSON.stringify(answer.envelope, null, 2);
   return (
     <div class="outcome">
-      {invalid}
       {tabs}
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${tab}`}>
         {tab === 'envelope' ? (
           <div class="envelope">
             <CopyButton value={raw} label="Copy envelope" />
-            <pre class="json">{formatForReading(answer.body)}</pre>
+            <pre class="json">{formatForReading(answer.envelope)}</pre>
           </div>
         ) : body.success === true ? (
           <Success body={body} metadata={metadata} answer={answer} streamed={streamed} label={label} />
         ) : (
-          <Failure body={body} metadata={metadata} answer={answer} id={id} />
+          <Failure body={body} metadata={metadata} answer={answer} streamed={streamed} id={id} />
         )}
         {tab === 'answer' && <Facts body={body} metadata={metadata} answer={answer} traceId={traceId} />}
       </div>
@@ -151,7 +126,7 @@ export function EnvelopeView({ answer, streamed, id, label = 'Answer' }: Envelop
 
 type Parts = { body: Item; metadata: Item; answer: GatewayAnswer };
 
-function Failure({ body, answer, id }: Parts & { id: string }) {
+function Failure({ body, answer, streamed, id }: Parts & { streamed: string; id: string }) {
   const error = asObject(body.error);
   const details = asObject(error.details);
   return (
@@ -160,7 +135,8 @@ function Failure({ body, answer, id }: Parts & { id: string }) {
         <code>{text(error.code) ?? 'no error code'}</code>
         {answer.status > 0 && <span class="status"> HTTP {answer.status}</span>}
       </h3>
-      <p class="message">{text(error.message) ?? 'The envelope gives no message.'}</p>
+      <p class="message">{answer.problem ?? text(error.message) ?? 'The envelope gives no message.'}</p>
+      {streamed !== '' && <p class="content">{streamed}</p>}
       {Object.keys(details).length > 0 && (
         <details>
           <summary>Details</summary>
@@ -252,6 +228,12 @@ function Facts({ body, metadata, answer, traceId }: Parts & { traceId: string | 
           </dd>
         </>
       )}
+      {answer.rateLimit !== undefined && (
+        <>
+          <dt>Rate limit</dt>
+          <dd>{describeRateLimit(answer.rateLimit)}</dd>
+        </>
+      )}
       <dt>Latency</dt>
       <dd>
         {typeof metadata.latency_ms === 'number' ? `${metadata.latency_ms} ms at the gateway, ` : ''}
@@ -266,6 +248,11 @@ function Facts({ body, metadata, answer, traceId }: Parts & { traceId: string | 
       <TraceRow traceId={traceId} />
     </dl>
   );
+}
+
+/** The `RateLimit-*` headers of an answer, for people. */
+export function describeRateLimit({ limit, remaining, resetSeconds }: RateLimit): string {
+  return `${remaining} of ${limit} requests left this minute, for ${resetSeconds} s more`;
 }
 
 function TraceRow({ traceId }: { traceId: string | undefined }) {

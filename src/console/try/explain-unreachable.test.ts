@@ -1,43 +1,70 @@
-import { describe, expect, test } from 'vitest';
-import { explainUnreachable, type Probe } from './explain-unreachable.js';
+import { describe, expect, test, vi } from 'vitest';
+import { createClient, type UnifiedFailure } from '../../client/index.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import { explainUnreachable } from './explain-unreachable.js';
 import { readCatalog } from './read-catalog.js';
 
 const PAGE = 'http://127.0.0.1:5173';
-const answers: Probe = async () => ({ type: 'opaque' });
-const refuses: Probe = async () => {
-  throw new TypeError('Failed to fetch');
-};
+
+/** A failure as verdict/client makes it when no answer arrived. */
+function failure(
+  code: 'PROVIDER_UNAVAILABLE' | 'REQUEST_TIMEOUT',
+  details: Record<string, unknown>,
+): UnifiedFailure {
+  return assembleFailure('system', code, 'No answer from the gateway: Failed to fetch', details, {
+    trace_id: 'trc_local',
+  });
+}
 
 describe('explainUnreachable', () => {
-  test('a gateway on another origin that answers the no-cors probe refuses the origin: CORS, and both fixes', async () => {
-    const probed: { url: string; init: RequestInit }[] = [];
-    const message = await explainUnreachable('http://127.0.0.1:8787/', PAGE, async (url, init) => {
-      probed.push({ url, init });
-      return answers(url, init);
-    });
-    expect(probed).toEqual([
-      { url: 'http://127.0.0.1:8787/healthz', init: expect.objectContaining({ mode: 'no-cors' }) },
-    ]);
+  test('a gateway that refuses the origin: CORS, and both fixes', () => {
+    const message = explainUnreachable(
+      failure('PROVIDER_UNAVAILABLE', {
+        reason: 'origin_refused',
+        gateway: 'http://127.0.0.1:8787',
+        page_origin: PAGE,
+      }),
+      PAGE,
+    );
     expect(message).toContain(`refuses requests from this page's origin (${PAGE})`);
-    expect(message).toContain('http://127.0.0.1:8787/');
+    expect(message).toContain('at http://127.0.0.1:8787/,');
     expect(message).toContain(`add "${PAGE}" to cors.origins`);
   });
 
-  test('a gateway on another origin that does not answer at all is down: start it or fix the address', async () => {
-    const message = await explainUnreachable('http://127.0.0.1:8787', PAGE, refuses);
+  test('a gateway that does not answer at all is down: start it or fix the address', () => {
+    const message = explainUnreachable(
+      failure('PROVIDER_UNAVAILABLE', { reason: 'unreachable', gateway: 'http://127.0.0.1:8787' }),
+      PAGE,
+    );
     expect(message).toMatch(/^No gateway answers at http:\/\/127\.0\.0\.1:8787: start it/);
     expect(message).toContain('--demo');
     expect(message).not.toContain('cors');
+    expect(explainUnreachable(failure('PROVIDER_UNAVAILABLE', {}), PAGE)).toContain(
+      `No gateway answers at ${PAGE}`,
+    );
   });
 
-  test('the page’s own origin cannot be refused by CORS: no probe, the gateway is down', async () => {
-    for (const baseUrl of ['', `${PAGE}/`]) {
-      let probes = 0;
-      const message = await explainUnreachable(baseUrl, PAGE, async () => {
-        probes++;
-      });
-      expect(probes).toBe(0);
-      expect(message).toContain(`No gateway answers at ${PAGE}`);
+  test('a cancelled call says so', () => {
+    expect(explainUnreachable(failure('REQUEST_TIMEOUT', {}), PAGE)).toBe('Cancelled.');
+  });
+
+  test('reads the failures verdict/client makes in a page', async () => {
+    vi.stubGlobal('location', { origin: PAGE });
+    try {
+      const calls = (probeAnswers: boolean) =>
+        createClient({
+          baseURL: 'http://127.0.0.1:8787',
+          fetch: async (_url, init) => {
+            if (init?.mode === 'no-cors' && probeAnswers) return new Response(null);
+            throw new TypeError('Failed to fetch');
+          },
+        }).models();
+      const [refused, down] = await Promise.all([calls(true), calls(false)]);
+      if (refused.success || down.success) throw new Error('a failed fetch answered a success');
+      expect(explainUnreachable(refused, PAGE)).toContain(`add "${PAGE}" to cors.origins`);
+      expect(explainUnreachable(down, PAGE)).toMatch(/^No gateway answers at http:\/\/127\.0\.0\.1:8787: /);
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 });

@@ -1,47 +1,30 @@
 /**
- * Why a request to the gateway got no answer the page may read. A browser reports a gateway that is down and one
- * that refuses the page's origin (no CORS header for it) with the same `TypeError`, so the page asks once more
- * in `no-cors` mode: that request is not subject to CORS, and it resolves (with an unreadable answer) only when
- * something answers at that address (docs/console.md).
+ * What the console says when a call got no answer it may read. verdict/client tells a gateway that refuses the
+ * page's origin (CORS) from one that is down (docs/client.md, "Failures without an answer"); this turns its
+ * failure into the fix for each, in the console's words (docs/console.md).
  */
 
-/** Sends the `no-cors` probe; `fetch` in the page, a fake in tests. */
-export type Probe = (url: string, init: RequestInit) => Promise<unknown>;
+import type { UnifiedFailure } from '../../client/index.js';
 
-/** The gateway's origin for messages: the base URL without its trailing slashes, or the page's own origin. */
-function originOf(baseUrl: string, pageOrigin: string): string {
-  return baseUrl === '' ? pageOrigin : baseUrl.replace(/\/+$/, '');
-}
-
-function isSameOrigin(baseUrl: string, pageOrigin: string): boolean {
-  if (baseUrl === '') return true;
-  try {
-    return new URL(baseUrl, pageOrigin).origin === pageOrigin;
-  } catch {
-    return false;
-  }
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
- * A sentence saying what went wrong and how to fix it: the gateway refuses this page's origin (open the console
- * it serves itself, or list the origin in its `cors.origins`), or nothing answers at its address (start it, or
- * correct the address).
+ * A sentence saying what went wrong and how to fix it: the call was cancelled; the gateway refuses this page's
+ * origin (open the console it serves itself, or list the origin in its `cors.origins`); or nothing answers at
+ * its address (start it, or correct the address).
  */
-export async function explainUnreachable(
-  baseUrl: string,
-  pageOrigin: string,
-  probe: Probe = (url, init) => fetch(url, init),
-): Promise<string> {
-  const gateway = originOf(baseUrl, pageOrigin);
-  const down = `No gateway answers at ${gateway}: start it (npx verdict gateway, or --demo to try it without an account), or correct the Gateway URL under Connection.`;
-  if (isSameOrigin(baseUrl, pageOrigin)) return down;
-  try {
-    await probe(`${gateway}/healthz`, { mode: 'no-cors', cache: 'no-store' });
-  } catch {
-    return down;
+export function explainUnreachable(failure: UnifiedFailure, pageOrigin: string): string {
+  if (failure.error.code === 'REQUEST_TIMEOUT') return 'Cancelled.';
+  const { details } = failure.error;
+  const gateway = textOf(details.gateway) ?? pageOrigin;
+  if (details.reason === 'origin_refused') {
+    const page = textOf(details.page_origin) ?? pageOrigin;
+    return (
+      `The gateway at ${gateway} answers but refuses requests from this page's origin (${page}). ` +
+      `Open the console it serves itself at ${gateway}/, or add "${page}" to cors.origins in its config file.`
+    );
   }
-  return (
-    `The gateway at ${gateway} answers but refuses requests from this page's origin (${pageOrigin}). ` +
-    `Open the console it serves itself at ${gateway}/, or add "${pageOrigin}" to cors.origins in its config file.`
-  );
+  return `No gateway answers at ${gateway}: start it (npx verdict gateway, or --demo to try it without an account), or correct the Gateway URL under Connection.`;
 }

@@ -1,4 +1,4 @@
-import type { Modality } from './gateway-client.js';
+import type { Modality } from './send-request.js';
 
 /** One request sent from this browser, as the History list keeps it. */
 export interface HistoryEntry {
@@ -12,7 +12,7 @@ export interface HistoryEntry {
   prompt: string;
   /** Whether the text answer was streamed. */
   stream: boolean;
-  /** `ok`, or the envelope's error code, or `no envelope`. */
+  /** `ok`, or the envelope's error code. */
   outcome: string;
 }
 

@@ -3,16 +3,18 @@ import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/route-table.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
 import { EnvelopeView } from './envelope-view.js';
+import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
+import { type Catalog, readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
+import { RoutePicker } from './route-picker.js';
 import {
   fetchModels,
   type GatewayAnswer,
   type GatewayConnection,
   type Modality,
+  type Progress,
   sendRequest,
-} from './gateway-client.js';
-import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
-import { type Catalog, readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
-import { RoutePicker } from './route-picker.js';
+  VIDEO_POLL_MS,
+} from './send-request.js';
 
 /** The modalities as the segmented control names them: the route table's noun of each, capitalised. */
 export const MODALITY_LABELS = Object.fromEntries(
@@ -28,6 +30,34 @@ const PROMPT_LABELS: Partial<Record<Modality, string>> = {
   speech: 'Text to speak',
   videos: 'Video prompt',
 };
+
+/** Nothing shown yet: no text, no tool call, no video job. */
+const NOTHING_YET: Progress = { text: '', calls: [] };
+
+/** What the answer has shown while it is on its way: streamed text and tool calls, or the video job polled. */
+function AnswerSoFar({ progress }: { progress: Progress }) {
+  const waiting = progress.text === '' && progress.calls.length === 0;
+  return (
+    <section class="card answer" aria-label="Answer so far">
+      <p class="content">
+        {progress.jobId !== undefined
+          ? `The video is being made: this page asks the gateway for it every ${VIDEO_POLL_MS / 1000} s.`
+          : waiting
+            ? 'Waiting for the answer…'
+            : progress.text}
+      </p>
+      {progress.calls.length > 0 && (
+        <ol class="calls" aria-label="Tool calls so far">
+          {progress.calls.map((call) => (
+            <li key={call.id}>
+              <code class="name">{call.name}</code> <code>{call.arguments}</code>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
 
 /** The Connection panel: where the gateway is and its key, folded away until needed. */
 export function ConnectionPanel({
@@ -80,24 +110,28 @@ export function useCatalog(connection: GatewayConnection) {
   const load = async (target: GatewayConnection) => {
     setNote('Loading the routes…');
     const listed = await fetchModels(target);
-    const found = readCatalog(listed.body);
+    const found = readCatalog(listed.envelope);
     setCatalog(found);
+    const failed = listed.envelope.success ? undefined : listed.envelope;
     if (found.providers.length > 0 || found.aliases.length > 0) {
       const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
       setNote(
         `Routes from GET /v1/models: ${count(found.providers.length, 'provider', 'providers')}, ${count(found.aliases.length, 'alias', 'aliases')}.`,
       );
-    } else if (listed.status === 0 || listed.body === undefined) {
+    } else if (failed === undefined) {
+      setNote(`GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`);
+    } else if (
+      listed.status === 0 ||
+      (failed.provider === 'system' && failed.error.code === 'INVALID_PROVIDER_RESPONSE')
+    ) {
+      // No answer, or one that is no envelope (a static server's 404 page): no gateway there.
       setNote(
-        `${listed.problem ?? `No gateway answers here (HTTP ${listed.status}).`} Check and Receipt work without one.`,
+        `${listed.problem ?? `No gateway answers here: ${failed.error.message}`} Check and Receipt work without one.`,
       );
     } else {
-      const error = (listed.body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
       setNote(
-        error === undefined
-          ? `GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`
-          : `GET /v1/models failed (HTTP ${listed.status}, ${String(error.code)}): ${String(error.message)}` +
-              (listed.status === 401 ? ' Enter the gateway key under Connection.' : ''),
+        `GET /v1/models failed (HTTP ${listed.status}, ${failed.error.code}): ${failed.error.message}` +
+          (listed.status === 401 ? ' Enter the gateway key under Connection.' : ''),
       );
     }
   };
@@ -119,7 +153,7 @@ export function TryView() {
   const [audio, setAudio] = useState<File | undefined>(undefined);
   const [stream, setStream] = useState(true);
   const [busy, setBusy] = useState(false);
-  const [streamed, setStreamed] = useState('');
+  const [progress, setProgress] = useState<Progress>(NOTHING_YET);
   const [answer, setAnswer] = useState<GatewayAnswer | null>(null);
   const [history, setHistory] = useState<HistoryEntry[]>(loadHistory);
   const abort = useRef<AbortController | null>(null);
@@ -139,31 +173,23 @@ export function TryView() {
     const controller = new AbortController();
     abort.current = controller;
     setBusy(true);
-    setStreamed('');
+    setProgress(NOTHING_YET);
     setAnswer(null);
     // Stacked on a narrow screen, the answer is below the form: bring it into view.
     if (matchMedia('(max-width: 60rem)').matches)
       requestAnimationFrame(() => answerBox.current?.scrollIntoView({ block: 'start' }));
-    let text = '';
     const result = await sendRequest(
       connection,
       { ...request, ...(audio === undefined ? {} : { audio }) },
-      (delta) => {
-        text += delta;
-        setStreamed(text);
+      (shown) => {
+        if (abort.current === controller) setProgress(shown);
       },
       controller.signal,
     );
     if (abort.current !== controller) return;
     setAnswer(result);
     setBusy(false);
-    const body = result.body as { success?: unknown; error?: { code?: unknown } } | undefined;
-    const outcome =
-      body === undefined
-        ? 'no envelope'
-        : body.success === true
-          ? 'ok'
-          : String(body.error?.code ?? 'failed');
+    const outcome = result.envelope.success ? 'ok' : result.envelope.error.code;
     setHistory((old) => {
       const next = addToHistory(old, { at: new Date().toISOString(), ...request, outcome });
       saveHistory(next);
@@ -266,12 +292,8 @@ export function TryView() {
           </form>
         </div>
         <div class="response" ref={answerBox} aria-live="polite" aria-busy={busy}>
-          {busy && (
-            <section class="card answer" aria-label="Answer so far">
-              <p class="content">{streamed === '' ? 'Waiting for the answer…' : streamed}</p>
-            </section>
-          )}
-          {answer !== null && <EnvelopeView answer={answer} streamed={streamed} id="try" />}
+          {busy && <AnswerSoFar progress={progress} />}
+          {answer !== null && <EnvelopeView answer={answer} streamed={progress.text} id="try" />}
           <KeyLimits baseUrl={connection.baseUrl} gatewayKey={connection.key} refresh={answer} />
           {!busy && answer === null && (
             <p class="placeholder">The answer appears here: its content, usage, latency and trace id.</p>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { clientOf } from '../try/send-request.js';
 
 /** What `GET /v1/key` answers about a stored key (docs/gateway.md, "Teams"). */
 interface KeyFacts {
@@ -48,16 +49,12 @@ export function KeyLimits({ baseUrl, gatewayKey, refresh }: KeyLimitsProps) {
   useEffect(() => {
     if (refresh === null || refresh === undefined || gatewayKey === '') return;
     const controller = new AbortController();
-    fetch(`${baseUrl.replace(/\/+$/, '')}/v1/key`, {
-      headers: { authorization: `Bearer ${gatewayKey}` },
-      signal: controller.signal,
-    })
-      .then((response) => (response.ok ? response.json() : undefined))
-      .then((body: { metadata?: { key?: KeyFacts } } | undefined) => {
-        const facts = body?.metadata?.key;
-        setText(facts === undefined ? undefined : describeLimits(facts));
-      })
-      .catch(() => setText(undefined));
+    void clientOf({ baseUrl, key: gatewayKey })
+      .key({ signal: controller.signal })
+      .then((answer) => {
+        const facts = answer.success ? (answer.metadata.key as KeyFacts | undefined) : undefined;
+        if (!controller.signal.aborted) setText(facts === undefined ? undefined : describeLimits(facts));
+      });
     return () => controller.abort();
   }, [baseUrl, gatewayKey, refresh]);
   if (text === undefined) return null;

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { callGateway, clientOf } from '../try/send-request.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { LineChart } from './line-chart.js';
 import './usage.css';
@@ -23,29 +24,6 @@ const RANGE_OF: Record<RangeName, { ms: number; bucket: 'minute' | 'hour' | 'day
 const GROUPS = { key: 'Key', provider: 'Provider', model: 'Model' } as const;
 type GroupName = keyof typeof GROUPS;
 const CHARTS: MetricName[] = ['requests', 'tokens', 'errorRate', 'latencyP50', 'latencyP95'];
-
-async function getJson(
-  baseUrl: string,
-  key: string,
-  path: string,
-): Promise<{ status: number; body: unknown }> {
-  try {
-    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, {
-      headers: key === '' ? {} : { authorization: `Bearer ${key}` },
-    });
-    const text = await response.text();
-    try {
-      return { status: response.status, body: JSON.parse(text) };
-    } catch {
-      return { status: response.status, body: undefined };
-    }
-  } catch (error) {
-    return {
-      status: 0,
-      body: { success: false, error: { code: 'NETWORK', message: (error as Error).message } },
-    };
-  }
-}
 
 function Totals({ report }: { report: UsageReport }) {
   const { totals } = report;
@@ -126,11 +104,13 @@ export function UsageView() {
   const [busy, setBusy] = useState(false);
 
   const loadRequests = async (cursor?: string) => {
-    const query = new URLSearchParams({ limit: '25' });
-    if (trace.trim() !== '') query.set('trace_id', trace.trim());
-    if (cursor !== undefined) query.set('cursor', cursor);
-    const answer = await getJson(baseUrl, key, `/v1/usage/requests?${query}`);
-    const page = readRequestPage(answer.body);
+    const query = {
+      limit: 25,
+      ...(trace.trim() === '' ? {} : { trace_id: trace.trim() }),
+      ...(cursor === undefined ? {} : { cursor }),
+    };
+    const answer = await callGateway((options) => clientOf({ baseUrl, key }).usageRequests(query, options));
+    const page = readRequestPage(answer.envelope);
     if (!page.ok) {
       setProblem(page.problem);
       return;
@@ -144,14 +124,17 @@ export function UsageView() {
     setProblem(undefined);
     const to = new Date();
     const from = new Date(to.getTime() - RANGE_OF[chosen].ms);
-    const query = new URLSearchParams({
+    const query = {
       from: from.toISOString(),
       to: to.toISOString(),
       group_by: grouped,
       bucket: RANGE_OF[chosen].bucket,
-    });
-    const answer = await getJson(baseUrl, key, `/v1/usage?${query}`);
-    const read = readUsageReport(answer.body);
+    };
+    const answer = await callGateway(
+      (options) => clientOf({ baseUrl, key }).usage(query, options),
+      undefined,
+    );
+    const read = readUsageReport(answer.envelope);
     if (read.ok) {
       setReport(read.report);
       await loadRequests();

@@ -1,23 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { takeEvents } from './gateway-client.js';
 import { readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
-
-describe('takeEvents', () => {
-  test('splits complete events from the unfinished rest, whatever the line endings', () => {
-    const { events, rest } = takeEvents(
-      'event: delta\ndata: {"text":"Hel"}\n\n: a comment\r\nevent: delta\r\ndata: {"text":"lo"}\r\n\r\ndata: {"succ',
-    );
-    expect(events).toEqual([
-      { event: 'delta', data: '{"text":"Hel"}' },
-      { event: 'delta', data: '{"text":"lo"}' },
-    ]);
-    expect(rest).toBe('data: {"succ');
-  });
-
-  test('joins several data lines and names unnamed events "message"', () => {
-    expect(takeEvents('data: a\ndata: b\n\n').events).toEqual([{ event: 'message', data: 'a\nb' }]);
-  });
-});
 
 describe('readCatalog', () => {
   const catalog = readCatalog({
