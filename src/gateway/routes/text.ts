@@ -25,7 +25,7 @@ import {
   respond,
   systemFailure,
 } from '../gateway-env.js';
-import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
+import { STREAM_REQUEST_HEADER, StreamTap } from '../guarded-fetch.js';
 import { invalidRequest } from '../read-request.js';
 import { redactEnvelope } from '../redact-secrets.js';
 import type { TextRequest } from '../request-schemas.js';
@@ -130,8 +130,19 @@ interface StartedStream {
   result: ReturnType<typeof streamText>;
   head: AiSdkStreamPart[];
   rest: AsyncIterator<AiSdkStreamPart>;
+  /** The provider's first error event, as the provider fetch kept it. */
+  tap: StreamTap;
   /** The gateway's own fault behind an error part, when one came (a bound, a stream cut short). */
   fault?: UpstreamFault | undefined;
+}
+
+/**
+ * The error of a stream's error part, with the provider's own error event when the stream had one, so that it
+ * is read as normalizeStream reads it (the AI SDK's parse of it may drop members that decide its meaning).
+ */
+function streamError(error: unknown, tap: StreamTap): unknown {
+  const event = tap.errorEvent;
+  return event === undefined ? error : new AiSdkStreamFailure(error, event);
 }
 
 /**
@@ -139,33 +150,32 @@ interface StartedStream {
  * retried or falls back like any failed call; after the first text, the answer is committed to this target.
  */
 async function startStream(prepared: PreparedText, input: AttemptInput): Promise<StartedStream> {
-  // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
-  const result = streamText({
-    ...textCall(prepared, input),
-    includeRawChunks: true,
-    // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams").
-    headers: { ...input.headers, [STREAM_REQUEST_HEADER]: '1' },
-    onError: () => undefined,
-  });
-  const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
-  const head: AiSdkStreamPart[] = [];
-  let event: unknown;
-  for (;;) {
-    const next = await rest.next();
-    if (next.done) break;
-    const part = next.value;
-    if (part.type === 'raw') {
-      event = part.rawValue;
-      continue;
+  const tap = new StreamTap();
+  try {
+    const result = streamText({
+      ...textCall(prepared, input),
+      // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams"), and keeps
+      // the provider's error event for the tap.
+      headers: { ...input.headers, [STREAM_REQUEST_HEADER]: tap.id },
+      onError: () => undefined,
+    });
+    const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
+    const head: AiSdkStreamPart[] = [];
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'error') throw streamError(part.error, tap);
+      // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
+      if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
+      head.push(part);
+      if (part.type === 'text-delta' || part.type === 'finish') break;
     }
-    if (part.type === 'error')
-      throw event === undefined ? part.error : new AiSdkStreamFailure(part.error, event);
-    // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
-    if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
-    head.push(part);
-    if (part.type === 'text-delta' || part.type === 'finish' || part.type === 'abort') break;
+    return { result, head, rest, tap };
+  } finally {
+    // The fetch has found the tap by now, or never will.
+    tap.detach();
   }
-  return { result, head, rest };
 }
 
 /** One part of the stream as far as tool calls go (`tool-input-start`, `tool-input-delta`, `tool-call`). */
@@ -221,8 +231,13 @@ async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
       throw error;
     }
     if (next.done) return;
-    if (next.value.type === 'error') started.fault ??= findUpstreamFault(next.value.error);
-    yield next.value;
+    const part = next.value;
+    if (part.type === 'error') {
+      started.fault ??= findUpstreamFault(part.error);
+      yield { ...part, error: streamError(part.error, started.tap) };
+    } else {
+      yield part;
+    }
   }
 }
 
