@@ -1,4 +1,4 @@
-import { generateText, streamText } from 'ai';
+import { experimental_streamTextLowMemory, generateText, type StreamTextEndEvent } from 'ai';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
@@ -127,7 +127,9 @@ function reasoningOf(body: TextRequest, text: string | undefined): string | unde
 
 /** A started stream: the parts read so far and the rest of them. */
 interface StartedStream {
-  result: ReturnType<typeof streamText>;
+  result: ReturnType<typeof experimental_streamTextLowMemory>;
+  /** What the SDK knows of the answer once the stream ended well (text, files, tool calls, response). */
+  end: Promise<StreamTextEndEvent>;
   head: AiSdkStreamPart[];
   rest: AsyncIterator<AiSdkStreamPart>;
   /** The provider's first error event, as the provider fetch kept it. */
@@ -151,13 +153,21 @@ function streamError(error: unknown, tap: StreamTap): unknown {
  */
 async function startStream(prepared: PreparedText, input: AttemptInput): Promise<StartedStream> {
   const tap = new StreamTap();
+  let ended!: (event: StreamTextEndEvent) => void;
+  const end = new Promise<StreamTextEndEvent>((resolve) => {
+    ended = resolve;
+  });
   try {
-    const result = streamText({
+    // The stream has one reader, the envelope: the SDK's single-consumer stream keeps no copy of its parts for
+    // other readers, and its end event carries what the envelope needs, so the result's promises (each of which
+    // would replay every part of a replaying stream) are never read.
+    const result = experimental_streamTextLowMemory({
       ...textCall(prepared, input),
       // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams"), and keeps
       // the provider's error event for the tap.
       headers: { ...input.headers, [STREAM_REQUEST_HEADER]: tap.id },
       onError: () => undefined,
+      onEnd: (event) => ended(event),
     });
     const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
     const head: AiSdkStreamPart[] = [];
@@ -171,7 +181,7 @@ async function startStream(prepared: PreparedText, input: AttemptInput): Promise
       head.push(part);
       if (part.type === 'text-delta' || part.type === 'finish') break;
     }
-    return { result, head, rest, tap };
+    return { result, end, head, rest, tap };
   } finally {
     // The fetch has found the tap by now, or never will.
     tap.detach();
@@ -242,18 +252,20 @@ async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
 }
 
 /**
- * The started stream as the adapter reads it. The promises of the result are reached only through getters,
- * so they are created only once the stream ended well (a failed stream rejects them, and nobody would listen).
+ * The started stream as the adapter reads it. Its promises are made only once the stream ended well, from the
+ * SDK's end event; the finish reason comes first, since it rejects when the stream ended without a step (the
+ * end event never comes then).
  */
 function streamView(
   started: StartedStream,
   write: (event: string, data: unknown) => Promise<void>,
 ): AiSdkStreamTextResult {
   const source = started.result;
+  const end = () => source.finishReason.then(() => started.end);
   return {
     stream: relayToolCalls(replay(started), write),
     get text() {
-      return source.text;
+      return end().then((event) => event.text);
     },
     get finishReason() {
       return source.finishReason;
@@ -262,23 +274,23 @@ function streamView(
       return source.totalUsage;
     },
     get files() {
-      return source.files;
+      return end().then((event) => event.files);
     },
     get toolCalls() {
-      return source.toolCalls;
+      return end().then((event) => event.toolCalls);
     },
     get response() {
-      return source.response;
+      return end().then((event) => event.response);
     },
     get providerMetadata() {
-      return source.providerMetadata;
+      return end().then((event) => event.providerMetadata);
     },
   } as AiSdkStreamTextResult;
 }
 
 /** The reasoning text of a stream that ended well. */
 function streamReasoning(started: StartedStream): PromiseLike<string | undefined> {
-  return started.result.reasoningText;
+  return started.result.finishReason.then(() => started.end).then((event) => event.reasoningText);
 }
 
 /**
