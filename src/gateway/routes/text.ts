@@ -1,6 +1,5 @@
 import { experimental_streamTextLowMemory, generateText, type StreamTextEndEvent } from 'ai';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import {
   AiSdkStreamFailure,
   type AiSdkStreamPart,
@@ -18,6 +17,7 @@ import {
 } from '../call-with-fallbacks.js';
 import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
 import type { ConfigProblem } from '../config.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -338,16 +338,17 @@ export function serveTextStream(
     facts.pending = new Promise<void>((resolve) => {
       finished = resolve;
     });
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => clientGone.abort(new DOMException('The client went away.', 'AbortError')));
+    const events = createEventStream(() =>
+      clientGone.abort(new DOMException('The client went away.', 'AbortError')),
+    );
+    const relay = async () => {
       let envelope: UnifiedOutput;
       const adapter = {
         ...input.adapter,
         model: { provider: target.model?.provider, modelId: target.modelId },
       };
       try {
-        const write = (event: string, data: unknown) =>
-          stream.writeSSE({ event, data: JSON.stringify(data) });
+        const write = (event: string, data: unknown) => events.write(event, data);
         envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
           write('delta', { text }),
         );
@@ -377,12 +378,18 @@ export function serveTextStream(
         }
         noteEnvelope(facts, envelope);
         envelope = redactEnvelope(envelope, c.get('redactor'));
-        await stream.writeSSE({ event: 'envelope', data: JSON.stringify(envelope) });
+        await events.write('envelope', envelope);
       } finally {
         outcome.finish();
         release();
         finished();
       }
-    });
+    };
+    // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
+    // reported where the process reports its errors, and the stream ends.
+    relay()
+      .catch((error: unknown) => console.error(error))
+      .finally(() => events.close());
+    return c.newResponse(events.body, 200, EVENT_STREAM_HEADERS);
   });
 }
