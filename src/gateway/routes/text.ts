@@ -197,40 +197,52 @@ interface ToolStreamPart extends AiSdkStreamPart {
   readonly input?: unknown;
 }
 
+/** The parts that start or continue a tool call. */
+const TOOL_PARTS = new Set(['tool-input-start', 'tool-input-delta', 'tool-call']);
+
 /**
- * Pass the parts on, writing a `tool_call_start` event (`{id, name}`) when the model starts a tool call and
- * `tool_call_delta` events (`{id, arguments}`) with the pieces of its arguments. A provider that sends a call
- * in one piece gets one start and one delta holding all its arguments.
+ * Write the events of a tool-call part: a `tool_call_start` event (`{id, name}`) when the model starts a tool
+ * call and `tool_call_delta` events (`{id, arguments}`) with the pieces of its arguments. A provider that sends
+ * a call in one piece gets one start and one delta holding all its arguments. `begun` holds the calls started.
  */
-async function* relayToolCalls(
-  parts: AsyncIterable<AiSdkStreamPart>,
+async function writeToolCallEvents(
+  part: ToolStreamPart,
+  begun: Set<string>,
   write: (event: string, data: unknown) => Promise<void>,
-): AsyncIterable<AiSdkStreamPart> {
-  const started = new Set<string>();
-  for await (const part of parts as AsyncIterable<ToolStreamPart>) {
-    if (part.type === 'tool-input-start' && typeof part.id === 'string') {
-      started.add(part.id);
-      await write('tool_call_start', { id: part.id, name: part.toolName });
-    } else if (part.type === 'tool-input-delta' && typeof part.id === 'string' && part.delta !== '') {
-      await write('tool_call_delta', { id: part.id, arguments: part.delta });
-    } else if (
-      part.type === 'tool-call' &&
-      typeof part.toolCallId === 'string' &&
-      !started.has(part.toolCallId)
-    ) {
-      started.add(part.toolCallId);
-      await write('tool_call_start', { id: part.toolCallId, name: part.toolName });
-      await write('tool_call_delta', {
-        id: part.toolCallId,
-        arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
-      });
-    }
-    yield part;
+): Promise<void> {
+  if (part.type === 'tool-input-start' && typeof part.id === 'string') {
+    begun.add(part.id);
+    await write('tool_call_start', { id: part.id, name: part.toolName });
+  } else if (part.type === 'tool-input-delta' && typeof part.id === 'string' && part.delta !== '') {
+    await write('tool_call_delta', { id: part.id, arguments: part.delta });
+  } else if (
+    part.type === 'tool-call' &&
+    typeof part.toolCallId === 'string' &&
+    !begun.has(part.toolCallId)
+  ) {
+    begun.add(part.toolCallId);
+    await write('tool_call_start', { id: part.toolCallId, name: part.toolName });
+    await write('tool_call_delta', {
+      id: part.toolCallId,
+      arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
+    });
   }
 }
 
-async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
-  yield* started.head;
+/**
+ * The parts of a started stream, the ones read before it started first, with the tool-call events written as
+ * their parts pass and an error part carrying the provider's own error event. One generator for all of it:
+ * every layer of async iteration costs promises on every part.
+ */
+async function* relay(
+  started: StartedStream,
+  write: (event: string, data: unknown) => Promise<void>,
+): AsyncIterable<AiSdkStreamPart> {
+  const begun = new Set<string>();
+  for (const part of started.head) {
+    if (TOOL_PARTS.has(part.type)) await writeToolCallEvents(part, begun, write);
+    yield part;
+  }
   for (;;) {
     let next: IteratorResult<AiSdkStreamPart>;
     try {
@@ -246,6 +258,7 @@ async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
       started.fault ??= findUpstreamFault(part.error);
       yield { ...part, error: streamError(part.error, started.tap) };
     } else {
+      if (TOOL_PARTS.has(part.type)) await writeToolCallEvents(part, begun, write);
       yield part;
     }
   }
@@ -263,7 +276,7 @@ function streamView(
   const source = started.result;
   const end = () => source.finishReason.then(() => started.end);
   return {
-    stream: relayToolCalls(replay(started), write),
+    stream: relay(started, write),
     get text() {
       return end().then((event) => event.text);
     },
