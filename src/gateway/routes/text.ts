@@ -403,6 +403,7 @@ export function serveTextStream(
     relay()
       .catch((error: unknown) => console.error(error))
       .finally(() => events.close());
-    return c.newResponse(events.body, 200, EVENT_STREAM_HEADERS);
+    // With its trace id already, so the outer middleware need not rebuild the answer to add it.
+    return c.newResponse(events.body, 200, { ...EVENT_STREAM_HEADERS, 'x-trace-id': traceId });
   });
 }
