@@ -1,7 +1,7 @@
 // `npm run bench:gateway`: what `verdict gateway` costs in front of a provider, next to its peer and its floors.
 //
 //   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
-//                          [--modes plain,stream] [--soak N] [--force]
+//                          [--modes plain,stream] [--soak N] [--warmup N] [--force] [--baseline DIR]
 //
 // One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
 // of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
@@ -11,11 +11,15 @@
 // (the order turns each round) so that a busy moment hits all of them alike; each figure is the median of the
 // rounds with the spread beside it. Server CPU comes from /proc; the load generator's own CPU is reported too,
 // since on two cores it competes with the servers. Everything runs on 127.0.0.1.
+//
+// `--baseline DIR` adds a second verdict build as one more target, "verdict gateway (baseline)": DIR is another
+// checkout (its `dist/cli/main.js`, built) or that file itself, so that a change's CPU per request is compared
+// with the build before it in the same rounds, on the same machine load.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkQuietMachine, median, spread } from './quiet-machine.mjs';
 
@@ -31,7 +35,16 @@ const LEVELS = option('concurrency', '20,100').split(',').map(Number);
 const SHAPES = option('shapes', 'openai,anthropic').split(',');
 const MODES = option('modes', 'plain,stream').split(',');
 const SOAK_TOTAL = Number(option('soak', '100000'));
-const WARMUP = 1000;
+const WARMUP = Number(option('warmup', '1000'));
+const BASELINE = option('baseline', undefined);
+/** The `main.js` of the baseline build, from a checkout or the file itself. */
+function baselineMain(place) {
+  const path = resolve(place);
+  const main = existsSync(path) && statSync(path).isDirectory() ? join(path, 'dist', 'cli', 'main.js') : path;
+  if (!existsSync(main)) throw new Error(`--baseline: no built verdict at ${main} (run npm run build there)`);
+  return main;
+}
+const BASELINE_MAIN = BASELINE === undefined ? undefined : baselineMain(BASELINE);
 const machine = checkQuietMachine(args);
 
 // ---- the fake provider ---------------------------------------------------------------------------------
@@ -272,17 +285,27 @@ const MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5' };
 const PATHS = { openai: '/v1/chat/completions', anthropic: '/v1/messages' };
 const json = { 'content-type': 'application/json' };
 
+const verdictEnv = {
+  OPENAI_API_KEY: 'sk-bench-0000000000',
+  OPENAI_BASE_URL: `${upstream}/v1`,
+  ANTHROPIC_API_KEY: 'sk-bench-0000000000',
+  ANTHROPIC_BASE_URL: `${upstream}/v1`,
+};
 const verdict = await startServer(
   'verdict gateway',
   (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', String(port)],
-  {
-    OPENAI_API_KEY: 'sk-bench-0000000000',
-    OPENAI_BASE_URL: `${upstream}/v1`,
-    ANTHROPIC_API_KEY: 'sk-bench-0000000000',
-    ANTHROPIC_BASE_URL: `${upstream}/v1`,
-  },
+  verdictEnv,
   '/healthz',
 );
+const baseline =
+  BASELINE_MAIN === undefined
+    ? undefined
+    : await startServer(
+        'verdict gateway (baseline)',
+        (port) => [BASELINE_MAIN, 'gateway', '--port', String(port)],
+        verdictEnv,
+        '/healthz',
+      );
 let portkey;
 let portkeyError;
 try {
@@ -328,6 +351,7 @@ function targetsOf(shape, streamed) {
           ...stream,
         })
       : JSON.stringify({ model: MODELS[shape], messages: [{ role: 'user', content: 'Say hi' }], ...stream });
+  const verdictBody = JSON.stringify({ model: `${shape}:${MODELS[shape]}`, input: 'Say hi', ...stream });
   const targets = [
     { ...provider, name: 'direct to the provider', path: PATHS[shape], body: providerBody, headers: json },
     { ...floors[shape], path: '/', body: providerBody, headers: json },
@@ -335,10 +359,13 @@ function targetsOf(shape, streamed) {
     {
       ...verdict,
       path: '/v1/text',
-      body: JSON.stringify({ model: `${shape}:${MODELS[shape]}`, input: 'Say hi', ...stream }),
+      body: verdictBody,
       headers: json,
     },
   ];
+  if (baseline) {
+    targets.push({ ...baseline, path: '/v1/text', body: verdictBody, headers: json });
+  }
   if (portkey) {
     targets.push({
       ...portkey,
@@ -413,6 +440,7 @@ const figure = (row, key, digits) =>
   );
 const lines = [
   machine.summary(),
+  ...(BASELINE_MAIN === undefined ? [] : [`Baseline build: ${BASELINE_MAIN}.`]),
   `${REQUESTS.toLocaleString('en')} requests per target and round, ${ROUNDS} rounds interleaved, after ${WARMUP.toLocaleString('en')} warm-up requests; keep-alive connections; median (min–max) of the rounds.`,
   '',
   '| provider | mode | c | target | requests/s | p50 ms | p99 ms | server CPU ms/request | load generator CPU ms/request |',
@@ -424,8 +452,8 @@ const lines = [
   '',
   'Ratios of medians within this run:',
   '',
-  '| provider | mode | c | verdict ÷ Portkey req/s | verdict CPU ÷ AI-SDK floor CPU | verdict streamed CPU ÷ plain CPU |',
-  '|---|---|---:|---:|---:|---:|',
+  `| provider | mode | c | verdict ÷ Portkey req/s | verdict CPU ÷ AI-SDK floor CPU | verdict streamed CPU ÷ plain CPU |${baseline ? ' verdict CPU ÷ baseline CPU |' : ''}`,
+  `|---|---|---:|---:|---:|---:|${baseline ? '---:|' : ''}`,
 ];
 const medianOf = (shape, mode, concurrency, name, key) => {
   const row = rows.find(
@@ -443,8 +471,11 @@ for (const shape of SHAPES) {
         medianOf(shape, 'stream', concurrency, 'verdict gateway', 'cpu') /
         medianOf(shape, 'plain', concurrency, 'verdict gateway', 'cpu');
       const show = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
+      const vsBaseline = baseline
+        ? ` ${show(of('verdict gateway', 'cpu') / of('verdict gateway (baseline)', 'cpu'))} |`
+        : '';
       lines.push(
-        `| ${shape} | ${mode} | ${concurrency} | ${show(vsPortkey)} | ${show(vsSdk)} | ${mode === 'stream' ? show(streamVsPlain) : '—'} |`,
+        `| ${shape} | ${mode} | ${concurrency} | ${show(vsPortkey)} | ${show(vsSdk)} | ${mode === 'stream' ? show(streamVsPlain) : '—'} |${vsBaseline}`,
       );
     }
   }

@@ -31,9 +31,61 @@ export const DEFAULT_UPSTREAM_BOUNDS: UpstreamBounds = {
 
 /**
  * A request header the gateway sets on calls that must answer with a stream; the provider fetch removes it
- * before sending, and then refuses an answer that is not `text/event-stream`.
+ * before sending, and then refuses an answer that is not `text/event-stream`. Its value is the id of the call's
+ * {@link StreamTap}, or anything else when nobody listens.
  */
 export const STREAM_REQUEST_HEADER = 'x-verdict-expects-stream';
+
+/** The taps a fetch may still pick up, by id; an entry lives only while its call is starting. */
+const openTaps = new Map<string, StreamTap>();
+let tapsMade = 0;
+
+/**
+ * What a streamed call learns from its provider's events besides the parts the AI SDK makes of them: the text
+ * of the first error event (its `data`, bounded like every event). Provider packages pass on their own parse of
+ * an error event, which may drop members that decide its meaning (the `status_code` beside Groq's error), so the
+ * gateway reads the event itself (docs/gateway.md, "Streams"). A tap is found by the fetch through
+ * {@link STREAM_REQUEST_HEADER} and {@link StreamTap.detach}ed once the call has started.
+ */
+export class StreamTap {
+  /** The value of {@link STREAM_REQUEST_HEADER} that leads the provider fetch to this tap. */
+  readonly id = `tap-${++tapsMade}`;
+  private text: string | undefined;
+
+  constructor() {
+    openTaps.set(this.id, this);
+  }
+
+  /** Whether an error event was kept (later ones are not). */
+  get kept(): boolean {
+    return this.text !== undefined;
+  }
+
+  /** Keeps the data of an error event, unless one was kept already. */
+  keep(data: string): void {
+    this.text ??= data;
+  }
+
+  /** The first error event's data as JSON, or `undefined` when there was none or it is not JSON. */
+  get errorEvent(): unknown {
+    if (this.text === undefined) return undefined;
+    try {
+      return JSON.parse(this.text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stops the tap from being found by its id; what it kept stays readable. */
+  detach(): void {
+    openTaps.delete(this.id);
+  }
+}
+
+/** How many taps can still be found by their id: zero once every started call detached its own. */
+export function openStreamTaps(): number {
+  return openTaps.size;
+}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -44,13 +96,23 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * text a model's own output has its quotes escaped (`\"finish_reason\"`), so it cannot match these.
  */
 const END_OF_ANSWER =
-  /^\[DONE\]\s*$|^\{\s*"error"\s*:\s*\{|"finish_reason"\s*:\s*"|"finishReason"\s*:\s*"|"blockReason"\s*:\s*"|"type"\s*:\s*"(?:message_stop|response\.completed|response\.incomplete|response\.failed|error)"/;
+  /^\s*\[DONE\]\s*$|^\s*\{\s*"error"\s*:\s*\{|"finish_reason"\s*:\s*"|"finishReason"\s*:\s*"|"blockReason"\s*:\s*"|"type"\s*:\s*"(?:message_stop|response\.completed|response\.incomplete|response\.failed|error)"/;
+
+/**
+ * The data of an error event: a top-level `error` member (OpenAI, Groq, Google), an event typed `error`
+ * (Anthropic, the Responses API) or a failed response. Escaped quotes keep a model's own text from matching.
+ */
+const ERROR_EVENT = /^\s*\{\s*"error"\s*:|"type"\s*:\s*"(?:error|response\.failed)"/;
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
-/** Counts a stream's bytes, lines and events against the bounds, and watches for the provider's end signal. */
+/**
+ * Counts a stream's bytes, lines and events against the bounds, watches for the provider's end signal, and
+ * keeps the first error event for the call's {@link StreamTap}. Lines are decoded only while there is something
+ * to look for.
+ */
 class EventStreamWatch {
   ended = false;
   private total = 0;
@@ -59,9 +121,21 @@ class EventStreamWatch {
   private lineBytes = 0;
   private line: Uint8Array[] = [];
   private lastWasCr = false;
+  /** The data lines of the event being read, joined by newlines, while a tap listens. */
+  private data: string | undefined;
+  /** Whether the event being read is named `error` (`event: error`). */
+  private namedError = false;
   private readonly decoder = new TextDecoder();
 
-  constructor(private readonly bounds: UpstreamBounds) {}
+  constructor(
+    private readonly bounds: UpstreamBounds,
+    private readonly tap: StreamTap | undefined,
+  ) {}
+
+  /** Whether a line's text still matters: before the end signal, or while the tap has no error event. */
+  private get reading(): boolean {
+    return !this.ended || (this.tap !== undefined && !this.tap.kept);
+  }
 
   /** The fault this chunk causes, or `undefined` when the stream is still within its bounds. */
   push(chunk: Uint8Array): UpstreamFault | undefined {
@@ -80,7 +154,7 @@ class EventStreamWatch {
       const crlf = byte === 0x0a && this.lastWasCr && index === start && this.lineBytes === 0;
       this.lastWasCr = byte === 0x0d;
       if (!crlf) {
-        const fault = this.endLine(chunk.subarray(start, index));
+        const fault = this.endLine(chunk, start, index);
         if (fault !== undefined) return fault;
       }
       start = index + 1;
@@ -94,14 +168,23 @@ class EventStreamWatch {
         return this.eventTooLarge();
       }
       // The line is kept (within its bound) until its end, to look for the end signal there.
-      if (!this.ended) this.line.push(chunk.slice(start));
+      if (this.reading) this.line.push(chunk.slice(start));
     }
     return undefined;
   }
 
-  private endLine(tail: Uint8Array): UpstreamFault | undefined {
-    const length = this.lineBytes + tail.byteLength;
-    this.eventBytes += tail.byteLength;
+  /** The text of the line that ends at `chunk[end]`, with the parts of it earlier chunks carried. */
+  private lineText(chunk: Uint8Array, start: number, end: number): string {
+    if (this.line.length === 0) return this.decoder.decode(chunk.subarray(start, end));
+    let text = '';
+    for (const part of this.line) text += this.decoder.decode(part, { stream: true });
+    return text + this.decoder.decode(chunk.subarray(start, end));
+  }
+
+  private endLine(chunk: Uint8Array, start: number, end: number): UpstreamFault | undefined {
+    const tail = end - start;
+    const length = this.lineBytes + tail;
+    this.eventBytes += tail;
     if (length > this.bounds.maxEventBytes || this.eventBytes > this.bounds.maxEventBytes) {
       return this.eventTooLarge();
     }
@@ -116,20 +199,26 @@ class EventStreamWatch {
             this.bounds.maxStreamEvents,
           );
         }
+        if (this.data !== undefined && (this.namedError || ERROR_EVENT.test(this.data))) {
+          this.tap?.keep(this.data);
+        }
       }
       this.eventBytes = 0;
-    } else if (!this.ended) {
-      const parts = [...this.line, tail];
-      let text = '';
-      for (const part of parts) text += this.decoder.decode(part, { stream: true });
-      text += this.decoder.decode();
+      this.data = undefined;
+      this.namedError = false;
+    } else if (this.reading) {
+      const text = this.lineText(chunk, start, end);
       if (text.startsWith('data:')) {
-        if (END_OF_ANSWER.test(text.slice(5).trimStart())) this.ended = true;
+        // One space after the colon is not part of the value (the server-sent events format).
+        const data = text.slice(text.charCodeAt(5) === 0x20 ? 6 : 5);
+        if (!this.ended && END_OF_ANSWER.test(data)) this.ended = true;
+        if (this.tap !== undefined) this.data = this.data === undefined ? data : `${this.data}\n${data}`;
       } else if (/^event:\s*error\s*$/.test(text)) {
         this.ended = true;
+        this.namedError = true;
       }
     }
-    this.line = [];
+    if (this.line.length > 0) this.line = [];
     this.lineBytes = 0;
     return undefined;
   }
@@ -225,7 +314,9 @@ export function createGuardedFetch(
   ): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    const streamed = headers.has(STREAM_REQUEST_HEADER);
+    const tapId = headers.get(STREAM_REQUEST_HEADER);
+    const streamed = tapId !== null;
+    const tap = tapId === null ? undefined : openTaps.get(tapId);
     headers.delete(STREAM_REQUEST_HEADER);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const upstream = new AbortController();
@@ -319,7 +410,7 @@ export function createGuardedFetch(
     }
     let body: ReadableStream<Uint8Array>;
     if (eventStream) {
-      const watch = new EventStreamWatch(bounds);
+      const watch = new EventStreamWatch(bounds, tap);
       body = guardBody(
         response.body,
         upstream,

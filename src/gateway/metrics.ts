@@ -41,30 +41,50 @@ export interface LimitGauges {
   readonly queued: number;
 }
 
+/** A count under its Prometheus label set, written once when the count is first made. */
+interface Count {
+  readonly labels: string;
+  value: number;
+}
+
+/** The count of `map` under `key`, made with the label set `pairs()` the first time. */
+function countOf(map: Map<string, Count>, key: string, pairs: () => Record<string, string>): Count {
+  let count = map.get(key);
+  if (count === undefined) {
+    count = { labels: labels(pairs()), value: 0 };
+    map.set(key, count);
+  }
+  return count;
+}
+
 /** The counters and histogram of one gateway instance. */
 export class GatewayMetrics {
-  private readonly requests = new Map<string, number>();
-  private readonly attempts = new Map<string, number>();
-  private readonly histograms = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  // Keyed by the label values joined with a newline, which no route, status or code holds; the label sets are
+  // escaped and written once per key, not once per request.
+  private readonly requests = new Map<string, Count>();
+  private readonly attempts = new Map<string, Count>();
+  private readonly histograms = new Map<
+    string,
+    { labels: string; buckets: number[]; sum: number; count: number }
+  >();
 
   /** Count one finished request. */
   record(sample: RequestSample): void {
-    const key = labels({ route: sample.route, status: String(sample.status), code: sample.code });
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const { route, code, provider } = sample;
+    const status = String(sample.status);
+    countOf(this.requests, `${route}\n${status}\n${code}`, () => ({ route, status, code })).value += 1;
     if (sample.attempts > 0) {
-      const attemptKey = labels({ route: sample.route, provider: sample.provider });
-      this.attempts.set(attemptKey, (this.attempts.get(attemptKey) ?? 0) + sample.attempts);
+      countOf(this.attempts, `${route}\n${provider}`, () => ({ route, provider })).value += sample.attempts;
     }
-    const routeKey = labels({ route: sample.route });
-    let histogram = this.histograms.get(routeKey);
+    let histogram = this.histograms.get(route);
     if (histogram === undefined) {
-      histogram = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.histograms.set(routeKey, histogram);
+      histogram = { labels: labels({ route }), buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.histograms.set(route, histogram);
     }
-    BUCKETS.forEach((bound, index) => {
-      if (sample.seconds <= bound && histogram !== undefined)
+    for (let index = 0; index < BUCKETS.length; index++) {
+      if (sample.seconds <= (BUCKETS[index] as number))
         histogram.buckets[index] = (histogram.buckets[index] ?? 0) + 1;
-    });
+    }
     histogram.sum += sample.seconds;
     histogram.count += 1;
   }
@@ -74,14 +94,19 @@ export class GatewayMetrics {
     const lines: string[] = [
       '# HELP verdict_gateway_requests_total Requests answered, by route, status and code.',
       '# TYPE verdict_gateway_requests_total counter',
-      ...[...this.requests].map(([key, value]) => `verdict_gateway_requests_total${key} ${value}`),
+      ...[...this.requests.values()].map(
+        (count) => `verdict_gateway_requests_total${count.labels} ${count.value}`,
+      ),
       '# HELP verdict_gateway_provider_attempts_total Provider requests made, retries and fallbacks included.',
       '# TYPE verdict_gateway_provider_attempts_total counter',
-      ...[...this.attempts].map(([key, value]) => `verdict_gateway_provider_attempts_total${key} ${value}`),
+      ...[...this.attempts.values()].map(
+        (count) => `verdict_gateway_provider_attempts_total${count.labels} ${count.value}`,
+      ),
       '# HELP verdict_gateway_request_duration_seconds Time to answer, by route.',
       '# TYPE verdict_gateway_request_duration_seconds histogram',
     ];
-    for (const [key, histogram] of this.histograms) {
+    for (const histogram of this.histograms.values()) {
+      const key = histogram.labels;
       const route = key.slice(1, -1);
       BUCKETS.forEach((bound, index) => {
         lines.push(

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest';
+import { openStreamTaps } from '../../src/gateway/guarded-fetch.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import {
   codeForProviderStatus,
@@ -254,6 +255,30 @@ describe('every failure of the shared case table means the same through the gate
       expect(codeOf(served), JSON.stringify(served)).toBe(codeOf(expected));
     });
   }
+
+  test('no stream tap outlives the start of its call, whether the stream succeeds or fails where it can', async () => {
+    const serving = SERVING['openai.chat'] as Serving;
+    const sample = FORMAT_SAMPLES['openai.chat'];
+    const stream = sample.stream;
+    if (stream === undefined) throw new Error('openai.chat has a stream sample');
+    const answers: ReplayAnswer[] = [
+      { events: stream.withError },
+      { status: 500, body: sample.errorBody('Something went wrong upstream.') },
+      { status: 200, body: { not: 'a stream' } },
+      ...failures
+        .filter((item) => item.stream === true && item.format === 'openai.chat')
+        .map((item) => answerOf(item, undefined)),
+    ];
+    const served = [];
+    for (const answer of answers) served.push(await throughGateway(serving, answer, true));
+    expect(served.slice(0, 3).map(codeOf)).toEqual([
+      codeOf(normalizeStream({ format: 'openai.chat', events: stream.withError })),
+      'PROVIDER_ERROR',
+      'INVALID_PROVIDER_RESPONSE',
+    ]);
+    expect(answers.length).toBeGreaterThan(3);
+    expect(openStreamTaps()).toBe(0);
+  });
 
   test('every entry of the exceptions names a failure fixture of the corpus', () => {
     const names = failures.map((item) => item.name);

@@ -85,6 +85,8 @@ describe('POST /v1/text', () => {
       provider: 'openai',
       content: streamed.deltas.join(''),
     });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-trace-id')).toBe(streamed.envelope.metadata.trace_id);
     expect(replay.requests.map((request) => request.path)).toEqual(['/v1/responses', '/v1/responses']);
   });
 

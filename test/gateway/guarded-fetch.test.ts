@@ -3,6 +3,7 @@ import {
   createGuardedFetch,
   DEFAULT_UPSTREAM_BOUNDS,
   STREAM_REQUEST_HEADER,
+  StreamTap,
 } from '../../src/gateway/guarded-fetch.js';
 import { createRedactor } from '../../src/gateway/redact-secrets.js';
 import { findUpstreamFault } from '../../src/gateway/upstream-fault.js';
@@ -55,6 +56,39 @@ describe('createGuardedFetch', () => {
     );
     const fault = findUpstreamFault(await readAll(await guarded('http://provider.test/v1', streamed)));
     expect(fault?.details).toEqual({ reason: 'no_end_of_answer' });
+  });
+
+  test("keeps the data of a stream's first error event for the call's tap, across chunk boundaries", async () => {
+    const cases: [string[], unknown][] = [
+      [
+        [
+          'data: {"choices":[]}\n\nevent: error\ndata: {"message":"Ser',
+          'vice Unavailable","status_code":503}\n\n',
+        ],
+        { message: 'Service Unavailable', status_code: 503 },
+      ],
+      [
+        ['data: {"error": {"message":"first"}}\r\n\r\n', 'data: {"error": {"message":"second"}}\r\n\r\n'],
+        { error: { message: 'first' } },
+      ],
+      [
+        ['event: error\ndata: {"type":"error",\ndata: "error":{"type":"overloaded_error"}}\n\n'],
+        { type: 'error', error: { type: 'overloaded_error' } },
+      ],
+      [['data: {"choices":[{"delta":{"content":"\\"type\\":\\"error\\""}}]}\n\ndata: [DONE]\n\n'], undefined],
+    ];
+    for (const [chunks, expected] of cases) {
+      const tap = new StreamTap();
+      const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, sseAnswer(chunks));
+      await readAll(
+        await guarded('http://provider.test/v1', {
+          ...streamed,
+          headers: { [STREAM_REQUEST_HEADER]: tap.id },
+        }),
+      );
+      tap.detach();
+      expect(tap.errorEvent, chunks.join('|')).toEqual(expected);
+    }
   });
 
   test('the stream-request header is not sent to the provider', async () => {

@@ -1,6 +1,5 @@
-import { generateText, streamText } from 'ai';
+import { experimental_streamTextLowMemory, generateText, type StreamTextEndEvent } from 'ai';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import {
   AiSdkStreamFailure,
   type AiSdkStreamPart,
@@ -20,6 +19,7 @@ import {
 } from '../call-with-fallbacks.js';
 import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
 import type { ConfigProblem } from '../config.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -27,7 +27,7 @@ import {
   respond,
   systemFailure,
 } from '../gateway-env.js';
-import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
+import { STREAM_REQUEST_HEADER, StreamTap } from '../guarded-fetch.js';
 import type { ModelOf } from '../providers.js';
 import { invalidRequest } from '../read-request.js';
 import type { TextRequest } from '../request-schemas.js';
@@ -127,11 +127,24 @@ function reasoningOf(body: TextRequest, text: string | undefined): string | unde
 
 /** A started stream: the parts read so far and the rest of them. */
 interface StartedStream {
-  result: ReturnType<typeof streamText>;
+  result: ReturnType<typeof experimental_streamTextLowMemory>;
+  /** What the SDK knows of the answer once the stream ended well (text, files, tool calls, response). */
+  end: Promise<StreamTextEndEvent>;
   head: AiSdkStreamPart[];
   rest: AsyncIterator<AiSdkStreamPart>;
+  /** The provider's first error event, as the provider fetch kept it. */
+  tap: StreamTap;
   /** The gateway's own fault behind an error part, when one came (a bound, a stream cut short). */
   fault?: UpstreamFault | undefined;
+}
+
+/**
+ * The error of a stream's error part, with the provider's own error event when the stream had one, so that it
+ * is read as normalizeStream reads it (the AI SDK's parse of it may drop members that decide its meaning).
+ */
+function streamError(error: unknown, tap: StreamTap): unknown {
+  const event = tap.errorEvent;
+  return event === undefined ? error : new AiSdkStreamFailure(error, event);
 }
 
 /**
@@ -142,33 +155,40 @@ async function startStream(
   prepared: PreparedText,
   input: AttemptInput<ModelOf<'text'>>,
 ): Promise<StartedStream> {
-  // Raw parts carry the provider's own events, so that an error event is read as normalizeStream reads it.
-  const result = streamText({
-    ...textCall(prepared, input),
-    includeRawChunks: true,
-    // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams").
-    headers: { ...input.headers, [STREAM_REQUEST_HEADER]: '1' },
-    onError: () => undefined,
+  const tap = new StreamTap();
+  let ended!: (event: StreamTextEndEvent) => void;
+  const end = new Promise<StreamTextEndEvent>((resolve) => {
+    ended = resolve;
   });
-  const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
-  const head: AiSdkStreamPart[] = [];
-  let event: unknown;
-  for (;;) {
-    const next = await rest.next();
-    if (next.done) break;
-    const part = next.value;
-    if (part.type === 'raw') {
-      event = part.rawValue;
-      continue;
+  try {
+    // The stream has one reader, the envelope: the SDK's single-consumer stream keeps no copy of its parts for
+    // other readers, and its end event carries what the envelope needs, so the result's promises (each of which
+    // would replay every part of a replaying stream) are never read.
+    const result = experimental_streamTextLowMemory({
+      ...textCall(prepared, input),
+      // The provider fetch then refuses an answer that is not a stream (docs/gateway.md, "Streams"), and keeps
+      // the provider's error event for the tap.
+      headers: { ...input.headers, [STREAM_REQUEST_HEADER]: tap.id },
+      onError: () => undefined,
+      onEnd: (event) => ended(event),
+    });
+    const rest = (result.stream as AsyncIterable<AiSdkStreamPart>)[Symbol.asyncIterator]();
+    const head: AiSdkStreamPart[] = [];
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'error') throw streamError(part.error, tap);
+      // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
+      if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
+      head.push(part);
+      if (part.type === 'text-delta' || part.type === 'finish') break;
     }
-    if (part.type === 'error')
-      throw event === undefined ? part.error : new AiSdkStreamFailure(part.error, event);
-    // Aborted before the first text (deadline, client, stop): a failure of the call, answered with its status.
-    if (part.type === 'abort') throw input.signal.reason ?? new DOMException('Aborted.', 'AbortError');
-    head.push(part);
-    if (part.type === 'text-delta' || part.type === 'finish' || part.type === 'abort') break;
+    return { result, end, head, rest, tap };
+  } finally {
+    // The fetch has found the tap by now, or never will.
+    tap.detach();
   }
-  return { result, head, rest };
 }
 
 /** One part of the stream as far as tool calls go (`tool-input-start`, `tool-input-delta`, `tool-call`). */
@@ -180,40 +200,52 @@ interface ToolStreamPart extends AiSdkStreamPart {
   readonly input?: unknown;
 }
 
+/** The parts that start or continue a tool call. */
+const TOOL_PARTS = new Set(['tool-input-start', 'tool-input-delta', 'tool-call']);
+
 /**
- * Pass the parts on, writing a `tool_call_start` event (`{id, name}`) when the model starts a tool call and
- * `tool_call_delta` events (`{id, arguments}`) with the pieces of its arguments. A provider that sends a call
- * in one piece gets one start and one delta holding all its arguments.
+ * Write the events of a tool-call part: a `tool_call_start` event (`{id, name}`) when the model starts a tool
+ * call and `tool_call_delta` events (`{id, arguments}`) with the pieces of its arguments. A provider that sends
+ * a call in one piece gets one start and one delta holding all its arguments. `begun` holds the calls started.
  */
-async function* relayToolCalls(
-  parts: AsyncIterable<AiSdkStreamPart>,
+async function writeToolCallEvents(
+  part: ToolStreamPart,
+  begun: Set<string>,
   write: (event: string, data: unknown) => Promise<void>,
-): AsyncIterable<AiSdkStreamPart> {
-  const started = new Set<string>();
-  for await (const part of parts as AsyncIterable<ToolStreamPart>) {
-    if (part.type === 'tool-input-start' && typeof part.id === 'string') {
-      started.add(part.id);
-      await write('tool_call_start', { id: part.id, name: part.toolName });
-    } else if (part.type === 'tool-input-delta' && typeof part.id === 'string' && part.delta !== '') {
-      await write('tool_call_delta', { id: part.id, arguments: part.delta });
-    } else if (
-      part.type === 'tool-call' &&
-      typeof part.toolCallId === 'string' &&
-      !started.has(part.toolCallId)
-    ) {
-      started.add(part.toolCallId);
-      await write('tool_call_start', { id: part.toolCallId, name: part.toolName });
-      await write('tool_call_delta', {
-        id: part.toolCallId,
-        arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
-      });
-    }
-    yield part;
+): Promise<void> {
+  if (part.type === 'tool-input-start' && typeof part.id === 'string') {
+    begun.add(part.id);
+    await write('tool_call_start', { id: part.id, name: part.toolName });
+  } else if (part.type === 'tool-input-delta' && typeof part.id === 'string' && part.delta !== '') {
+    await write('tool_call_delta', { id: part.id, arguments: part.delta });
+  } else if (
+    part.type === 'tool-call' &&
+    typeof part.toolCallId === 'string' &&
+    !begun.has(part.toolCallId)
+  ) {
+    begun.add(part.toolCallId);
+    await write('tool_call_start', { id: part.toolCallId, name: part.toolName });
+    await write('tool_call_delta', {
+      id: part.toolCallId,
+      arguments: typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {}),
+    });
   }
 }
 
-async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
-  yield* started.head;
+/**
+ * The parts of a started stream, the ones read before it started first, with the tool-call events written as
+ * their parts pass and an error part carrying the provider's own error event. One generator for all of it:
+ * every layer of async iteration costs promises on every part.
+ */
+async function* relay(
+  started: StartedStream,
+  write: (event: string, data: unknown) => Promise<void>,
+): AsyncIterable<AiSdkStreamPart> {
+  const begun = new Set<string>();
+  for (const part of started.head) {
+    if (TOOL_PARTS.has(part.type)) await writeToolCallEvents(part, begun, write);
+    yield part;
+  }
   for (;;) {
     let next: IteratorResult<AiSdkStreamPart>;
     try {
@@ -224,24 +256,32 @@ async function* replay(started: StartedStream): AsyncIterable<AiSdkStreamPart> {
       throw error;
     }
     if (next.done) return;
-    if (next.value.type === 'error') started.fault ??= findUpstreamFault(next.value.error);
-    yield next.value;
+    const part = next.value;
+    if (part.type === 'error') {
+      started.fault ??= findUpstreamFault(part.error);
+      yield { ...part, error: streamError(part.error, started.tap) };
+    } else {
+      if (TOOL_PARTS.has(part.type)) await writeToolCallEvents(part, begun, write);
+      yield part;
+    }
   }
 }
 
 /**
- * The started stream as the adapter reads it. The promises of the result are reached only through getters,
- * so they are created only once the stream ended well (a failed stream rejects them, and nobody would listen).
+ * The started stream as the adapter reads it. Its promises are made only once the stream ended well, from the
+ * SDK's end event; the finish reason comes first, since it rejects when the stream ended without a step (the
+ * end event never comes then).
  */
 function streamView(
   started: StartedStream,
   write: (event: string, data: unknown) => Promise<void>,
 ): AiSdkStreamTextResult {
   const source = started.result;
+  const end = () => source.finishReason.then(() => started.end);
   return {
-    stream: relayToolCalls(replay(started), write),
+    stream: relay(started, write),
     get text() {
-      return source.text;
+      return end().then((event) => event.text);
     },
     get finishReason() {
       return source.finishReason;
@@ -250,23 +290,23 @@ function streamView(
       return source.totalUsage;
     },
     get files() {
-      return source.files;
+      return end().then((event) => event.files);
     },
     get toolCalls() {
-      return source.toolCalls;
+      return end().then((event) => event.toolCalls);
     },
     get response() {
-      return source.response;
+      return end().then((event) => event.response);
     },
     get providerMetadata() {
-      return source.providerMetadata;
+      return end().then((event) => event.providerMetadata);
     },
   } as AiSdkStreamTextResult;
 }
 
 /** The reasoning text of a stream that ended well. */
 function streamReasoning(started: StartedStream): PromiseLike<string | undefined> {
-  return started.result.reasoningText;
+  return started.result.finishReason.then(() => started.end).then((event) => event.reasoningText);
 }
 
 /**
@@ -320,16 +360,17 @@ export function serveTextStream(
     facts.pending = new Promise<void>((resolve) => {
       finished = resolve;
     });
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => clientGone.abort(new DOMException('The client went away.', 'AbortError')));
+    const events = createEventStream(() =>
+      clientGone.abort(new DOMException('The client went away.', 'AbortError')),
+    );
+    const relay = async () => {
       let envelope: UnifiedOutput;
       const adapter = {
         ...input.adapter,
         model: { provider: target.model.provider, modelId: target.modelId },
       };
       try {
-        const write = (event: string, data: unknown) =>
-          stream.writeSSE({ event, data: JSON.stringify(data) });
+        const write = (event: string, data: unknown) => events.write(event, data);
         envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
           write('delta', { text }),
         );
@@ -353,12 +394,19 @@ export function serveTextStream(
         if (runtime.logContent && envelope.success) facts.content = envelope.content;
         const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
         noteEnvelope(facts, built);
-        await stream.writeSSE({ event: 'envelope', data: JSON.stringify(built) });
+        await events.write('envelope', built);
       } finally {
         outcome.finish();
         release();
         finished();
       }
-    });
+    };
+    // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
+    // reported where the process reports its errors, and the stream ends.
+    relay()
+      .catch((error: unknown) => console.error(error))
+      .finally(() => events.close());
+    // With its trace id already, so the outer middleware need not rebuild the answer to add it.
+    return c.newResponse(events.body, 200, { ...EVENT_STREAM_HEADERS, 'x-trace-id': traceId });
   });
 }
