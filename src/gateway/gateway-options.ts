@@ -28,7 +28,7 @@ export interface GatewayOptions extends GatewayConfig {
   console?: AssetHandler | undefined;
   /**
    * The `fetch` provider calls go through, under the gateway's bounds (docs/gateway.md, "Bounds"); default:
-   * the global `fetch`. `verdict gateway` gives one with a keep-alive connection pool when it can.
+   * the global `fetch`, whose own dispatcher keeps connections alive (`verdict gateway` uses it too).
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
