@@ -68,11 +68,17 @@ describe('parseJsonRequest', () => {
   });
 
   test('lists every problem with its JSON Pointer: duplicates, unknown members, wrong types', () => {
-    const read = parseJsonRequest(bytes('{"model":"a","model":"b","n":"two","extra/x":1}'), schema);
+    const read = parseJsonRequest(bytes('{"model":"a","n":"two","extra/x":1,"o":{"a/b":1,"a/b":2}}'), schema);
     expect(read.ok).toBe(false);
     if (read.ok) return;
-    const paths = (read.problem.details.problems as { path: string }[]).map((problem) => problem.path);
-    expect(paths).toEqual(expect.arrayContaining(['/model', '/n', '/extra~1x']));
+    const problems = read.problem.details.problems as { path: string; message: string }[];
+    expect(problems.map((problem) => problem.path)).toEqual(
+      expect.arrayContaining(['/n', '/extra~1x', '/o']),
+    );
+    expect(problems).toContainEqual({
+      path: '/o',
+      message: 'The object at /o names the member "a/b" more than once.',
+    });
   });
 
   test('refuses a body nested deeper than requests ever are', () => {

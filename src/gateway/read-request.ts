@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { duplicateMemberFinding } from '../contract/findings.js';
 import { readJson } from '../json/index.js';
-import { pointerOf } from '../json/json-pointer.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { type ConfigProblem, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
@@ -154,10 +154,11 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
       }),
     };
   }
-  const problems: ConfigProblem[] = read.duplicates.map((duplicate) => ({
-    path: `${duplicate.path}${pointerOf(duplicate.key)}`,
-    message: `Member "${duplicate.key}" appears more than once.`,
-  }));
+  // A duplicate is said as every validator says it: the object's pointer, and a message naming the member.
+  const problems: ConfigProblem[] = read.duplicates.map((duplicate) => {
+    const { path, message } = duplicateMemberFinding(duplicate);
+    return { path, message };
+  });
   const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
   if (!parsed.success) problems.push(...problemsOf(expandUnions(parsed.error.issues)));
   if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };
