@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/builders.js';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
@@ -168,6 +168,38 @@ export async function checkLines(
   return report;
 }
 
+/** Bytes `readFileChunks` reads at a time: large enough that a read costs little per line, small enough for the caches. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Reads a file (or the byte range `start`–`end` of a regular file) in chunks of one reused buffer: each chunk
+ * is only valid until the next is asked for, which {@link checkLines} allows. A read stream allocates a new
+ * buffer for every chunk and costs several times the line splitting itself on a large file.
+ */
+export async function* readFileChunks(
+  path: string,
+  start?: number,
+  end?: number,
+): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    // Without a range, read from the current position, so a pipe or a character device works too.
+    let position = start ?? null;
+    for (;;) {
+      const length =
+        position === null || end === undefined ? CHUNK_BYTES : Math.min(CHUNK_BYTES, end - position);
+      if (length <= 0) return;
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      if (bytesRead === 0) return;
+      if (position !== null) position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Joins the reports of consecutive runs of lines into the report of all of them, as one pass over the whole
  * would have made it: later line numbers shifted, failures listed in order up to the cap, totals summed with
@@ -222,7 +254,7 @@ export async function validateLines(
       file === '-' ? undefined : await checkLinesInParallel(resolve(io.cwd, file), maxLineBytes, io.env);
     if (parallel !== undefined) report = parallel;
     else {
-      const source = file === '-' ? io.stdin : createReadStream(resolve(io.cwd, file));
+      const source = file === '-' ? io.stdin : readFileChunks(resolve(io.cwd, file));
       let shown = false;
       const onLines = (lines: number) => {
         shown = true;
