@@ -10,7 +10,6 @@ import { inputLabel } from '../producer/read-input.js';
 import { renderHeadline } from '../producer/render.js';
 import type { CommandContext, RenderContext } from '../producer/types.js';
 import { renderReadError, sourceLabel } from './source-places.js';
-import { checkLinesInParallel } from './validate-lines-parallel.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -239,7 +238,7 @@ export function joinLineReports(reports: readonly LinesReport[]): LinesReport {
 /**
  * Validates newline-delimited JSON (one result per line) from a file or standard input in constant memory:
  * counts, per-code totals and the first {@link MAX_LISTED_FAILURES} failing lines. Blank lines are skipped. A
- * large regular file is checked on every core (see {@link checkLinesInParallel}), with the same report.
+ * large regular file is checked on every core (see `validate-lines-parallel.ts`), with the same report.
  */
 export async function validateLines(
   file: string,
@@ -250,8 +249,15 @@ export async function validateLines(
   const showProgress = io.stderr.isTTY === true;
   let report: LinesReport;
   try {
+    // Loaded on demand: worker threads are machinery a plain `verdict validate` must not pay for at start-up.
     const parallel =
-      file === '-' ? undefined : await checkLinesInParallel(resolve(io.cwd, file), maxLineBytes, io.env);
+      file === '-'
+        ? undefined
+        : await (await import('./validate-lines-parallel.js')).checkLinesInParallel(
+            resolve(io.cwd, file),
+            maxLineBytes,
+            io.env,
+          );
     if (parallel !== undefined) report = parallel;
     else {
       const source = file === '-' ? io.stdin : readFileChunks(resolve(io.cwd, file));
