@@ -113,8 +113,7 @@ export async function checkLines(
       return;
     }
     report.documents++;
-    const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
-    const checked = validateResultText(line.subarray(0, end));
+    const checked = validateResultText(line[line.length - 1] === CR ? line.subarray(0, -1) : line);
     if (checked.readError) {
       report.unreadable++;
       const reason = checked.readError.reason;
