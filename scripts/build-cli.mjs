@@ -15,6 +15,22 @@ const OUTFILE = join(DIST, 'cli', 'main.js');
 /** The source files the bundle loads lazily from dist/, as esbuild found them. */
 const lazySources = new Set();
 
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+/**
+ * Writes verdict's version into the bundle as a constant. The module itself reads package.json at run time
+ * through `createRequire`, which loads `node:module` and the CommonJS loader: a cost at every start-up.
+ */
+const versionConstant = {
+  name: 'version-constant',
+  setup(context) {
+    context.onLoad({ filter: /[\\/]src[\\/]cli[\\/]version\.ts$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(pkg.version)};`,
+      loader: 'ts',
+    }));
+  },
+};
+
 /** Points each dynamic import at the module tsc emitted for it, relative to the bundle. */
 const lazySubcommands = {
   name: 'lazy-subcommands',
@@ -42,14 +58,13 @@ await build({
   packages: 'external',
   allowOverwrite: true,
   logLevel: 'warning',
-  plugins: [lazySubcommands],
+  plugins: [lazySubcommands, versionConstant],
 });
 chmodSync(OUTFILE, 0o755);
 
 // The package ships only what a consumer can reach: the modules behind the `exports` map and the modules the
 // CLI bundle loads lazily, with their imports (static and dynamic). tsc's copies of the modules bundled into
 // the CLI entry, and the CLI's declarations, are removed from dist/: nothing could import them.
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const exported = Object.values(pkg.exports)
   .map((target) => (typeof target === 'object' ? target.default : target))
   .filter((target) => typeof target === 'string' && target.startsWith('./dist/') && target.endsWith('.js'))

@@ -1,14 +1,12 @@
 // A worker thread of `verdict validate --jsonl` (see validate-lines-parallel.ts): checks the lines of one byte
 // range of a file and posts the report.
-import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkLines } from './validate-lines.js';
+import { checkLines, readFileChunks } from './validate-lines.js';
 import type { LineRange, LineRangeAnswer } from './validate-lines-parallel.js';
 
 const range = workerData as LineRange;
 const post = (answer: LineRangeAnswer) => parentPort?.postMessage(answer);
-// createReadStream's end is inclusive.
-checkLines(createReadStream(range.path, { start: range.start, end: range.end - 1 }), range.maxLineBytes).then(
+checkLines(readFileChunks(range.path, range.start, range.end), range.maxLineBytes).then(
   (report) => post({ report }),
   (thrown: unknown) => {
     const code = (thrown as { code?: unknown } | null)?.code;

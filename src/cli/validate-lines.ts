@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fail, ok } from '../contract/builders.js';
 import { CONTRACT_SCHEMA_URL } from '../contract/codes.js';
@@ -10,7 +10,6 @@ import { inputLabel } from '../producer/read-input.js';
 import { renderHeadline } from '../producer/render.js';
 import type { CommandContext, RenderContext } from '../producer/types.js';
 import { renderReadError, sourceLabel } from './source-places.js';
-import { checkLinesInParallel } from './validate-lines-parallel.js';
 
 /** Longest line accepted in `--jsonl` mode when `--max-bytes` is not given (16 MiB): memory stays bounded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -114,8 +113,7 @@ export async function checkLines(
       return;
     }
     report.documents++;
-    const end = line[line.length - 1] === CR ? line.length - 1 : line.length;
-    const checked = validateResultText(line.subarray(0, end));
+    const checked = validateResultText(line[line.length - 1] === CR ? line.subarray(0, -1) : line);
     if (checked.readError) {
       report.unreadable++;
       const reason = checked.readError.reason;
@@ -168,6 +166,38 @@ export async function checkLines(
   return report;
 }
 
+/** Bytes `readFileChunks` reads at a time: large enough that a read costs little per line, small enough for the caches. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Reads a file (or the byte range `start`–`end` of a regular file) in chunks of one reused buffer: each chunk
+ * is only valid until the next is asked for, which {@link checkLines} allows. A read stream allocates a new
+ * buffer for every chunk and costs several times the line splitting itself on a large file.
+ */
+export async function* readFileChunks(
+  path: string,
+  start?: number,
+  end?: number,
+): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    // Without a range, read from the current position, so a pipe or a character device works too.
+    let position = start ?? null;
+    for (;;) {
+      const length =
+        position === null || end === undefined ? CHUNK_BYTES : Math.min(CHUNK_BYTES, end - position);
+      if (length <= 0) return;
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      if (bytesRead === 0) return;
+      if (position !== null) position += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Joins the reports of consecutive runs of lines into the report of all of them, as one pass over the whole
  * would have made it: later line numbers shifted, failures listed in order up to the cap, totals summed with
@@ -207,7 +237,7 @@ export function joinLineReports(reports: readonly LinesReport[]): LinesReport {
 /**
  * Validates newline-delimited JSON (one result per line) from a file or standard input in constant memory:
  * counts, per-code totals and the first {@link MAX_LISTED_FAILURES} failing lines. Blank lines are skipped. A
- * large regular file is checked on every core (see {@link checkLinesInParallel}), with the same report.
+ * large regular file is checked on every core (see `validate-lines-parallel.ts`), with the same report.
  */
 export async function validateLines(
   file: string,
@@ -218,11 +248,18 @@ export async function validateLines(
   const showProgress = io.stderr.isTTY === true;
   let report: LinesReport;
   try {
+    // Loaded on demand: worker threads are machinery a plain `verdict validate` must not pay for at start-up.
     const parallel =
-      file === '-' ? undefined : await checkLinesInParallel(resolve(io.cwd, file), maxLineBytes, io.env);
+      file === '-'
+        ? undefined
+        : await (await import('./validate-lines-parallel.js')).checkLinesInParallel(
+            resolve(io.cwd, file),
+            maxLineBytes,
+            io.env,
+          );
     if (parallel !== undefined) report = parallel;
     else {
-      const source = file === '-' ? io.stdin : createReadStream(resolve(io.cwd, file));
+      const source = file === '-' ? io.stdin : readFileChunks(resolve(io.cwd, file));
       let shown = false;
       const onLines = (lines: number) => {
         shown = true;

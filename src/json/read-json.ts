@@ -1,4 +1,5 @@
 import { VerdictError } from '../errors.js';
+import { findDuplicates } from './find-duplicates.js';
 import { locate } from './locate.js';
 import { scanJson, skipWhitespace } from './scan-json.js';
 import type { ReadError, ReadJsonResult, ReadOptions, ReadWarning } from './types.js';
@@ -70,7 +71,7 @@ function readText(text: string, maxDepth: number, fromBytes: boolean): ReadJsonR
     if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
     members = shape.members;
   }
-  const duplicates = mayHaveDuplicates(text, members) ? scanJson(text, start, maxDepth).duplicates : [];
+  const duplicates = mayHaveDuplicates(text, members) ? findDuplicates(text, start) : [];
   return { ok: true, value, duplicates, warnings };
 }
 
@@ -101,7 +102,7 @@ function readFailure(text: string, start: number, maxDepth: number, fromBytes: b
   if (skipWhitespace(text, start) === text.length) {
     return failure({ reason: 'empty', message: 'The input holds no JSON value.' });
   }
-  const { error } = scanJson(text, start, maxDepth);
+  const error = scanJson(text, start, maxDepth);
   // Unreachable while scanJson and JSON.parse agree (a property test holds them to it); stay unreadable anyway.
   const found = error ?? {
     reason: 'syntax',

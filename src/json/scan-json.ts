@@ -1,6 +1,3 @@
-import { escapePointerToken } from './json-pointer.js';
-import type { DuplicateMember } from './types.js';
-
 /** Where and why a strict scan stopped; `offset` is in UTF-16 code units of the scanned text. */
 export interface ScanError {
   /** Reason code, a subset of the read error reasons. */
@@ -11,139 +8,29 @@ export interface ScanError {
   message: string;
 }
 
-/** What a strict scan found: the first error, if any, and every duplicated member name before it. */
-export interface ScanOutcome {
-  /** The first error in document order, or undefined when the text is one valid JSON value. */
-  error: ScanError | undefined;
-  /** Every object member name that repeats within its object, once per object and name. */
-  duplicates: DuplicateMember[];
-}
-
 const ARRAY = 0;
 const OBJECT = 1;
-/** Most members an object's names are searched for in place; a larger object keeps them in a Map. */
-const SMALL_OBJECT = 16;
 
 /**
- * The member names seen in each open object, for finding repeats in time linear in the input. A small object
- * keeps its names on one shared stack (from `starts[depth]` on) and is searched in place, which costs less
- * than a Map per object for the many small objects of real documents; an object that grows past
- * {@link SMALL_OBJECT} members moves its names into a Map, so a name is found in constant time however many
- * members there are.
+ * Checks `text` from `start` against the JSON grammar (RFC 8259) and the depth limit without building values,
+ * and returns the first error in document order, or undefined when the text is one valid JSON value. It
+ * loops over an explicit stack, so no nesting depth can overflow the call stack, and it reads every character
+ * a bounded number of times, so its time is linear in the text; `readJson` runs it to explain a text that
+ * `JSON.parse` refused.
  */
-class MemberNames {
-  private readonly names: string[] = [];
-  private readonly reported: boolean[] = [];
-  private readonly starts: number[] = [];
-  private readonly maps: (Map<string, boolean> | undefined)[] = [];
-
-  /** Starts the object at `depth`. */
-  open(depth: number): void {
-    this.starts[depth] = this.names.length;
-    this.maps[depth] = undefined;
-  }
-
-  /** Forgets the names of the object at `depth`, which has closed. */
-  close(depth: number): void {
-    const from = this.starts[depth] as number;
-    if (this.names.length !== from) {
-      this.names.length = from;
-      this.reported.length = from;
-    }
-  }
-
-  /** Records `key` in the object at `depth`; true the first time it repeats there, so each repeat is reported once. */
-  add(depth: number, key: string): boolean {
-    const map = this.maps[depth];
-    if (map !== undefined) {
-      const reported = map.get(key);
-      if (reported === undefined) map.set(key, false);
-      else if (!reported) map.set(key, true);
-      return reported === false;
-    }
-    const { names, reported } = this;
-    const from = this.starts[depth] as number;
-    const to = names.length;
-    let found = from;
-    while (found < to && names[found] !== key) found++;
-    if (found < to) {
-      if (reported[found]) return false;
-      reported[found] = true;
-      return true;
-    }
-    if (to - from < SMALL_OBJECT) {
-      names.push(key);
-      reported.push(false);
-      return false;
-    }
-    const grown = new Map<string, boolean>();
-    for (let k = from; k < to; k++) grown.set(names[k] as string, reported[k] as boolean);
-    grown.set(key, false);
-    this.maps[depth] = grown;
-    names.length = from;
-    reported.length = from;
-    return false;
-  }
-}
-
-/**
- * The path to the value being scanned, one segment per open container, with the JSON Pointers of its prefixes
- * built on demand. A pointer is kept until a segment before its end changes, so it is rebuilt at most once per
- * change: reporting every duplicate costs the length of the names involved, not the depth times their number.
- */
-class PathSegments {
-  private readonly segments: (string | number)[] = [];
-  /** pointers[k] renders the first k segments, for every k up to `valid`. */
-  private readonly pointers: string[] = [''];
-  private valid = 0;
-
-  /** Sets the segment of the container at `depth` (its current member name or element index). */
-  set(depth: number, segment: string | number): void {
-    this.segments[depth] = segment;
-    if (this.valid > depth) this.valid = depth;
-  }
-
-  /** The element index of the array at `depth`. */
-  index(depth: number): number {
-    return this.segments[depth] as number;
-  }
-
-  /** The RFC 6901 JSON Pointer of the container at `depth`: its first `depth` segments. */
-  pointer(depth: number): string {
-    const { pointers, segments } = this;
-    for (let k = this.valid; k < depth; k++) {
-      const segment = segments[k] as string | number;
-      pointers[k + 1] =
-        typeof segment === 'number'
-          ? `${pointers[k]}/${segment}`
-          : `${pointers[k]}/${escapePointerToken(segment)}`;
-    }
-    if (depth > this.valid) this.valid = depth;
-    return pointers[depth] as string;
-  }
-}
-
-/**
- * Checks `text` from `start` against the JSON grammar (RFC 8259) without building values, tracking nesting
- * depth and duplicate member names. It loops over an explicit stack, so no nesting depth can overflow the
- * call stack, and it reads every character a bounded number of times, so its time is linear in the text; it
- * is the exact path behind `readJson`.
- */
-export function scanJson(text: string, start: number, maxDepth: number): ScanOutcome {
+export function scanJson(text: string, start: number, maxDepth: number): ScanError | undefined {
   const n = text.length;
-  const duplicates: DuplicateMember[] = [];
   const kinds: number[] = [];
-  const names = new MemberNames();
-  const path = new PathSegments();
   let i = start;
   // True when a member name comes next (after `{` or a `,` in an object) rather than a value.
   let nameNext = false;
 
-  const fail = (reason: ScanError['reason'], offset: number, message: string): ScanOutcome => ({
-    error: { reason, offset, message },
-    duplicates,
+  const fail = (reason: ScanError['reason'], offset: number, message: string): ScanError => ({
+    reason,
+    offset,
+    message,
   });
-  const unexpected = (at: number, expected: string): ScanOutcome =>
+  const unexpected = (at: number, expected: string): ScanError =>
     fail(
       'syntax',
       at,
@@ -159,10 +46,6 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
       if (text.charCodeAt(i) !== 0x22) return unexpected(i, 'a member name in double quotes');
       const end = scanString(text, i);
       if (end < 0) return stringError(text, i, fail);
-      const key = decodeString(text, i + 1, end - 1);
-      const depth = kinds.length - 1;
-      if (names.add(depth, key)) duplicates.push({ path: path.pointer(depth), key });
-      path.set(depth, key);
       i = skipWhitespace(text, end);
       if (text.charCodeAt(i) !== 0x3a) return unexpected(i, "':' after the member name");
       i = skipWhitespace(text, i + 1);
@@ -175,26 +58,17 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
         return fail('too_deep', i, `Nesting exceeds the depth limit of ${maxDepth}.`);
       }
       i = skipWhitespace(text, i + 1);
-      const depth = kinds.length;
       if (c === 0x7b) {
-        kinds.push(OBJECT);
-        names.open(depth);
         if (text.charCodeAt(i) !== 0x7d) {
+          kinds.push(OBJECT);
           nameNext = true;
           continue;
         }
-        i++;
-        names.close(depth);
-        kinds.pop();
-      } else {
+      } else if (text.charCodeAt(i) !== 0x5d) {
         kinds.push(ARRAY);
-        if (text.charCodeAt(i) !== 0x5d) {
-          path.set(depth, 0);
-          continue;
-        }
-        i++;
-        kinds.pop();
+        continue;
       }
+      i++;
     } else if (c === 0x22) {
       const end = scanString(text, i);
       if (end < 0) return stringError(text, i, fail);
@@ -219,19 +93,17 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanOut
       const depth = kinds.length - 1;
       if (depth < 0) {
         if (i < n) return fail('trailing_data', i, `Unexpected ${describe(text, i)} after the JSON value.`);
-        return { error: undefined, duplicates };
+        return undefined;
       }
       const kind = kinds[depth];
       const d = text.charCodeAt(i);
       if (d === 0x2c) {
         i++;
         if (kind === OBJECT) nameNext = true;
-        else path.set(depth, path.index(depth) + 1);
         break;
       }
       if ((kind === OBJECT && d === 0x7d) || (kind === ARRAY && d === 0x5d)) {
         i++;
-        if (kind === OBJECT) names.close(depth);
         kinds.pop();
         continue;
       }
@@ -285,8 +157,8 @@ export function scanString(text: string, i: number): number {
 function stringError(
   text: string,
   i: number,
-  fail: (reason: 'syntax', offset: number, message: string) => ScanOutcome,
-): ScanOutcome {
+  fail: (reason: 'syntax', offset: number, message: string) => ScanError,
+): ScanError {
   const at = -scanString(text, i) - 1;
   if (at >= text.length) return fail('syntax', at, 'Unexpected end of input inside a string.');
   const c = text.charCodeAt(at);

@@ -5,7 +5,10 @@ export function nodeIo(signal?: AbortSignal): CommandIo {
   const io: CommandIo = {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Read on first use: creating process.stdin opens a stream on fd 0, which most commands never read.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     // process.hrtime, not performance.now: node:perf_hooks loads a dozen internal modules and slows start-up.

@@ -142,6 +142,45 @@ describe('verdict validate', () => {
     });
   });
 
+  test('reads a JSON-lines file many times its read buffer, with lines across every buffer end', async () => {
+    // Lines of shifting lengths up to 600 KB, so that some span a whole buffer and some end exactly at one.
+    const lines: string[] = [];
+    const expected = { conformant: 0, nonconformant: 0, unreadable: 0, failures: [] as number[] };
+    for (let k = 0; k < 4_000; k++) {
+      const pad = 'é'.repeat(k % 500 === 7 ? 300_000 : (k * 131) % 2_000);
+      if (k % 9 === 4) {
+        lines.push(`{"success":true,"message":"${pad}","message":"again"}`);
+        expected.nonconformant++;
+        expected.failures.push(k + 1);
+      } else if (k % 13 === 6) {
+        lines.push(`{"success":true,"message":"${pad}"`);
+        expected.unreadable++;
+        expected.failures.push(k + 1);
+      } else {
+        lines.push(JSON.stringify({ success: true, message: `${pad} ${k}` }));
+        expected.conformant++;
+      }
+    }
+    const text = `${lines.join('\n')}\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(8 * 1024 * 1024);
+    file('large.jsonl', text);
+    const fromFile = JSON.parse((await validate(['--jsonl', 'large.jsonl', '--json'])).text);
+    expect(fromFile.details).toMatchObject({
+      lines: 4_000,
+      documents: 4_000,
+      conformant: expected.conformant,
+      nonconformant: expected.nonconformant,
+      unreadable: expected.unreadable,
+      violation_totals: { duplicate_member: expected.nonconformant },
+      read_error_totals: { syntax: expected.unreadable },
+    });
+    expect(fromFile.details.failures.map((f: { line: number }) => f.line)).toEqual(
+      expected.failures.slice(0, 100),
+    );
+    const fromStdin = JSON.parse((await validate(['--jsonl', '-', '--json'], text)).text);
+    expect(fromStdin.details).toEqual({ ...fromFile.details, file: '-' });
+  });
+
   test('reports an empty JSON-lines stream as invalid_json_input', async () => {
     const doc = JSON.parse((await validate(['--jsonl', '--json'], '\n\n')).text);
     expect(doc.details.read_error.reason).toBe('empty');
