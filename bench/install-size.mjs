@@ -54,9 +54,11 @@ try {
     ],
     { cwd: consumer, stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  const kb = Number(
-    execFileSync('du', ['-sk', join(consumer, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
-  );
+  const du = (...flags) =>
+    Number(execFileSync('du', [...flags, join(consumer, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+  // On disk (whole blocks, what `du -sk` says) and the files' own bytes (what a registry or tarball counts).
+  const kb = du('-sk');
+  const apparentKb = du('-sk', '--apparent-size');
   const top = readdirSync(join(consumer, 'node_modules')).filter((n) => !n.startsWith('.'));
   const packages = countPackages(join(consumer, 'node_modules'));
   console.log(
@@ -64,6 +66,7 @@ try {
       install: extra.join(' ') || 'default',
       tarball_kb: Math.round(packed.size / 1024),
       node_modules_kb: kb,
+      node_modules_apparent_kb: apparentKb,
       packages,
       top_level: top,
     }),
