@@ -15,12 +15,14 @@ function isEvidenceProfile(value) {
 var CONTRACT_SCHEMA_URL = "https://qzx.yumbale.com/schemas/result-contract-v1.schema.json";
 var ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]*$/;
 
+// src/json/json-pointer.ts
+function escapePointerToken(token) {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
 // src/contract/findings.ts
 function formatFinding(finding) {
   return `${finding.code} at ${finding.path === "" ? "(root)" : finding.path}: ${finding.message}`;
-}
-function escapePointerToken(token) {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 function duplicateMemberFinding(duplicate, code = "duplicate_member") {
   const where = duplicate.path === "" ? "The root object" : `The object at ${duplicate.path}`;
@@ -205,120 +207,18 @@ var VerdictError = class extends Error {
   }
 };
 
-// src/json/locate.ts
-function locate(text, offset, start) {
-  let line = 1;
-  let lineStart = start;
-  for (let i = start; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 && text.charCodeAt(i + 1) !== 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  let column = 1;
-  for (let i = lineStart; i < offset; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 55296 && c <= 56319 && i + 1 < offset) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 56320 && d <= 57343) i++;
-    }
-    column++;
-  }
-  return { line, column };
-}
-
 // src/json/scan-json.ts
 var ARRAY = 0;
 var OBJECT = 1;
-var SMALL_OBJECT = 16;
-var MemberNames = class {
-  names = [];
-  reported = [];
-  starts = [];
-  maps = [];
-  /** Starts the object at `depth`. */
-  open(depth) {
-    this.starts[depth] = this.names.length;
-    this.maps[depth] = void 0;
-  }
-  /** Forgets the names of the object at `depth`, which has closed. */
-  close(depth) {
-    const from = this.starts[depth];
-    if (this.names.length !== from) {
-      this.names.length = from;
-      this.reported.length = from;
-    }
-  }
-  /** Records `key` in the object at `depth`; true the first time it repeats there, so each repeat is reported once. */
-  add(depth, key) {
-    const map = this.maps[depth];
-    if (map !== void 0) {
-      const reported2 = map.get(key);
-      if (reported2 === void 0) map.set(key, false);
-      else if (!reported2) map.set(key, true);
-      return reported2 === false;
-    }
-    const { names, reported } = this;
-    const from = this.starts[depth];
-    const to = names.length;
-    let found = from;
-    while (found < to && names[found] !== key) found++;
-    if (found < to) {
-      if (reported[found]) return false;
-      reported[found] = true;
-      return true;
-    }
-    if (to - from < SMALL_OBJECT) {
-      names.push(key);
-      reported.push(false);
-      return false;
-    }
-    const grown = /* @__PURE__ */ new Map();
-    for (let k = from; k < to; k++) grown.set(names[k], reported[k]);
-    grown.set(key, false);
-    this.maps[depth] = grown;
-    names.length = from;
-    reported.length = from;
-    return false;
-  }
-};
-var PathSegments = class {
-  segments = [];
-  /** pointers[k] renders the first k segments, for every k up to `valid`. */
-  pointers = [""];
-  valid = 0;
-  /** Sets the segment of the container at `depth` (its current member name or element index). */
-  set(depth, segment) {
-    this.segments[depth] = segment;
-    if (this.valid > depth) this.valid = depth;
-  }
-  /** The element index of the array at `depth`. */
-  index(depth) {
-    return this.segments[depth];
-  }
-  /** The RFC 6901 JSON Pointer of the container at `depth`: its first `depth` segments. */
-  pointer(depth) {
-    const { pointers, segments } = this;
-    for (let k = this.valid; k < depth; k++) {
-      const segment = segments[k];
-      pointers[k + 1] = typeof segment === "number" ? `${pointers[k]}/${segment}` : `${pointers[k]}/${segment.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-    }
-    if (depth > this.valid) this.valid = depth;
-    return pointers[depth];
-  }
-};
 function scanJson(text, start, maxDepth) {
   const n = text.length;
-  const duplicates = [];
   const kinds = [];
-  const names = new MemberNames();
-  const path = new PathSegments();
   let i = start;
   let nameNext = false;
   const fail = (reason, offset, message) => ({
-    error: { reason, offset, message },
-    duplicates
+    reason,
+    offset,
+    message
   });
   const unexpected = (at, expected) => fail(
     "syntax",
@@ -332,10 +232,6 @@ function scanJson(text, start, maxDepth) {
       if (text.charCodeAt(i) !== 34) return unexpected(i, "a member name in double quotes");
       const end = scanString(text, i);
       if (end < 0) return stringError(text, i, fail);
-      const key = decodeString(text, i + 1, end - 1);
-      const depth = kinds.length - 1;
-      if (names.add(depth, key)) duplicates.push({ path: path.pointer(depth), key });
-      path.set(depth, key);
       i = skipWhitespace(text, end);
       if (text.charCodeAt(i) !== 58) return unexpected(i, "':' after the member name");
       i = skipWhitespace(text, i + 1);
@@ -346,26 +242,17 @@ function scanJson(text, start, maxDepth) {
         return fail("too_deep", i, `Nesting exceeds the depth limit of ${maxDepth}.`);
       }
       i = skipWhitespace(text, i + 1);
-      const depth = kinds.length;
       if (c === 123) {
-        kinds.push(OBJECT);
-        names.open(depth);
         if (text.charCodeAt(i) !== 125) {
+          kinds.push(OBJECT);
           nameNext = true;
           continue;
         }
-        i++;
-        names.close(depth);
-        kinds.pop();
-      } else {
+      } else if (text.charCodeAt(i) !== 93) {
         kinds.push(ARRAY);
-        if (text.charCodeAt(i) !== 93) {
-          path.set(depth, 0);
-          continue;
-        }
-        i++;
-        kinds.pop();
+        continue;
       }
+      i++;
     } else if (c === 34) {
       const end = scanString(text, i);
       if (end < 0) return stringError(text, i, fail);
@@ -388,19 +275,17 @@ function scanJson(text, start, maxDepth) {
       const depth = kinds.length - 1;
       if (depth < 0) {
         if (i < n) return fail("trailing_data", i, `Unexpected ${describe2(text, i)} after the JSON value.`);
-        return { error: void 0, duplicates };
+        return void 0;
       }
       const kind = kinds[depth];
       const d = text.charCodeAt(i);
       if (d === 44) {
         i++;
         if (kind === OBJECT) nameNext = true;
-        else path.set(depth, path.index(depth) + 1);
         break;
       }
       if (kind === OBJECT && d === 125 || kind === ARRAY && d === 93) {
         i++;
-        if (kind === OBJECT) names.close(depth);
         kinds.pop();
         continue;
       }
@@ -523,6 +408,156 @@ function describe2(text, i) {
     return `character U+${hex4(c)}`;
   }
   return `character '${String.fromCodePoint(c)}'`;
+}
+
+// src/json/find-duplicates.ts
+var SMALL_OBJECT = 16;
+var MemberNames = class {
+  names = [];
+  reported = [];
+  starts = [];
+  maps = [];
+  top = 0;
+  /** Starts the object at `depth`. */
+  open(depth) {
+    this.starts[depth] = this.top;
+    this.maps[depth] = void 0;
+  }
+  /** Forgets the names of the object at `depth`, which has closed. */
+  close(depth) {
+    this.top = this.starts[depth];
+  }
+  /** Records `key` in the object at `depth`; true the first time it repeats there, so each repeat is reported once. */
+  add(depth, key) {
+    const map = this.maps[depth];
+    if (map !== void 0) {
+      const reported2 = map.get(key);
+      if (reported2 === void 0) map.set(key, false);
+      else if (!reported2) map.set(key, true);
+      return reported2 === false;
+    }
+    const { names, reported } = this;
+    const from = this.starts[depth];
+    const to = this.top;
+    let found = from;
+    while (found < to && names[found] !== key) found++;
+    if (found < to) {
+      if (reported[found]) return false;
+      reported[found] = true;
+      return true;
+    }
+    if (to - from < SMALL_OBJECT) {
+      names[to] = key;
+      reported[to] = false;
+      this.top = to + 1;
+      return false;
+    }
+    const grown = /* @__PURE__ */ new Map();
+    for (let k = from; k < to; k++) grown.set(names[k], reported[k]);
+    grown.set(key, false);
+    this.maps[depth] = grown;
+    this.top = from;
+    return false;
+  }
+};
+var PathSegments = class {
+  segments = [];
+  /** pointers[k] renders the first k segments, for every k up to `valid`. */
+  pointers = [""];
+  valid = 0;
+  /** Sets the segment of the container at `depth` (its current member name or element index). */
+  set(depth, segment) {
+    this.segments[depth] = segment;
+    if (this.valid > depth) this.valid = depth;
+  }
+  /** The element index of the array at `depth`. */
+  index(depth) {
+    return this.segments[depth];
+  }
+  /** The RFC 6901 JSON Pointer of the container at `depth`: its first `depth` segments. */
+  pointer(depth) {
+    const { pointers, segments } = this;
+    for (let k = this.valid; k < depth; k++) {
+      const segment = segments[k];
+      pointers[k + 1] = typeof segment === "number" ? `${pointers[k]}/${segment}` : `${pointers[k]}/${escapePointerToken(segment)}`;
+    }
+    if (depth > this.valid) this.valid = depth;
+    return pointers[depth];
+  }
+};
+function findDuplicates(text, start) {
+  const duplicates = [];
+  const names = new MemberNames();
+  const path = new PathSegments();
+  const inObject = [];
+  let depth = -1;
+  let nameNext = false;
+  const n = text.length;
+  for (let i = start; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const end = closingQuote(text, i);
+      if (nameNext) {
+        nameNext = false;
+        const key = decodeString(text, i + 1, end);
+        if (names.add(depth, key)) duplicates.push({ path: path.pointer(depth), key });
+        path.set(depth, key);
+      }
+      i = end;
+    } else if (c === 44) {
+      if (inObject[depth]) nameNext = true;
+      else path.set(depth, path.index(depth) + 1);
+    } else if (c === 123) {
+      depth++;
+      inObject[depth] = true;
+      names.open(depth);
+      nameNext = true;
+    } else if (c === 91) {
+      depth++;
+      inObject[depth] = false;
+      path.set(depth, 0);
+    } else if (c === 125) {
+      names.close(depth);
+      depth--;
+      nameNext = false;
+    } else if (c === 93) {
+      depth--;
+    }
+  }
+  return duplicates;
+}
+function closingQuote(text, i) {
+  let end = text.indexOf('"', i + 1);
+  while (text.charCodeAt(end - 1) === 92) {
+    let backslashes = 1;
+    while (text.charCodeAt(end - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) break;
+    end = text.indexOf('"', end + 1);
+  }
+  return end;
+}
+
+// src/json/locate.ts
+function locate(text, offset, start) {
+  let line = 1;
+  let lineStart = start;
+  for (let i = start; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 && text.charCodeAt(i + 1) !== 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  let column = 1;
+  for (let i = lineStart; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 55296 && c <= 56319 && i + 1 < offset) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 56320 && d <= 57343) i++;
+    }
+    column++;
+  }
+  return { line, column };
 }
 
 // src/json/types.ts
@@ -668,7 +703,7 @@ function readText(text, maxDepth, fromBytes) {
     if (shape.depth > maxDepth) return readFailure(text, start, maxDepth, fromBytes);
     members = shape.members;
   }
-  const duplicates = mayHaveDuplicates(text, members) ? scanJson(text, start, maxDepth).duplicates : [];
+  const duplicates = mayHaveDuplicates(text, members) ? findDuplicates(text, start) : [];
   return { ok: true, value, duplicates, warnings };
 }
 function checkLimit(name, limit) {
@@ -691,7 +726,7 @@ function readFailure(text, start, maxDepth, fromBytes) {
   if (skipWhitespace(text, start) === text.length) {
     return failure({ reason: "empty", message: "The input holds no JSON value." });
   }
-  const { error } = scanJson(text, start, maxDepth);
+  const error = scanJson(text, start, maxDepth);
   const found = error ?? {
     reason: "syntax",
     offset: start,

@@ -68,7 +68,9 @@ describe('createReadBody', () => {
     expect(await duplicate.json()).toMatchObject({
       error: {
         code: 'VALIDATION_ERROR',
-        details: { problems: [{ path: '/model', message: 'Member "model" appears more than once.' }] },
+        details: {
+          problems: [{ path: '', message: 'The root object names the member "model" more than once.' }],
+        },
       },
     });
     const wrong = await post('{"model":1,"a/b":true}');
