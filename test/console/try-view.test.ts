@@ -222,6 +222,10 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await page.keyboard.press('ArrowRight');
     expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
     await page.keyboard.press('ArrowLeft');
+    // Back on Text, the picker chooses a listed route again once the page has drawn it; until then it shows the
+    // field for a typed route, which the next Tab would reach.
+    expect(await page.getByRole('radio', { name: 'Text', exact: true }).isChecked()).toBe(true);
+    await eventually(() => page.getByRole('textbox', { name: 'Route to send' }).count()).toBe(0);
     await page.keyboard.press('Tab');
     expect(await outlineOf()).toBe('select:solid');
     await page.keyboard.press('Tab');
