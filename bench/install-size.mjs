@@ -55,7 +55,9 @@ try {
     { cwd: consumer, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const du = (...flags) =>
-    Number(execFileSync('du', [...flags, join(consumer, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+    Number(
+      execFileSync('du', [...flags, join(consumer, 'node_modules')], { encoding: 'utf8' }).split('\t')[0],
+    );
   // On disk (whole blocks, what `du -sk` says) and the files' own bytes (what a registry or tarball counts).
   const kb = du('-sk');
   const apparentKb = du('-sk', '--apparent-size');
