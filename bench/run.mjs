@@ -199,7 +199,7 @@ time of the spawned process.
 - (b) Strict reading is \`JSON.parse\` plus what it cannot see: fatal UTF-8 decoding, one walk of the parsed
   value (depth limit and member count) and a count of \`:\` in the text that proves no member was dropped (the
   exact duplicate scan runs only when that bound fails). Validation itself takes under a fifth of the time (CPU profile of the CLI); the
-  reader (\`src/json\`) is the rest. The CLI adds start-up, 64 KiB stream chunks and per-line bookkeeping.
+  reader (\`src/json\`) is the rest. The CLI adds start-up, reading the file through one reused 256 KiB buffer and per-line bookkeeping.
 - (c) Node's own start-up dominates. The CLI entry is bundled with \`esbuild\` and split by subcommand (see
   \`npm run build\`): \`verdict validate\` loads the entry and the few chunks it needs, never the MCP SDK, zod or the
   unified normalizers. It times with \`process.hrtime\` because \`node:perf_hooks\` alone loads a dozen internal
