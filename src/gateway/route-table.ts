@@ -163,10 +163,14 @@ export function routeLabelOf(key: RouteKey): `/${string}` {
 
 /** The route that calls providers a request's label belongs to, or `undefined` for the gateway's other routes. */
 export function providerRouteOf(label: string): RouteName | undefined {
-  for (const key of ROUTE_KEYS) {
-    if (routeLabelOf(key) !== label) continue;
-    const name = isRouteName(key) ? key : routeEntry(key).partOf;
-    return name !== undefined && isRouteName(name) ? name : undefined;
-  }
-  return undefined;
+  PROVIDER_ROUTES ??= new Map(
+    ROUTE_KEYS.flatMap((key) => {
+      const name = isRouteName(key) ? key : routeEntry(key).partOf;
+      return name !== undefined && isRouteName(name) ? [[routeLabelOf(key), name] as const] : [];
+    }),
+  );
+  return PROVIDER_ROUTES.get(label);
 }
+
+/** The labels of {@link providerRouteOf}, made on its first call (a request's log label, once per request). */
+let PROVIDER_ROUTES: Map<string, RouteName> | undefined;
