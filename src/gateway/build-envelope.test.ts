@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedOutput } from '../unified/types.js';
+import type { UnifiedOutput, UnifiedSuccess } from '../unified/types.js';
 import { buildEnvelope, withMetadata } from './build-envelope.js';
 import type { Target } from './call-with-fallbacks.js';
 import { createProviderModels } from './providers.js';
@@ -8,7 +8,7 @@ import { createRedactor } from './redact-secrets.js';
 
 const SECRET = 'sk-the-provider-key-1234';
 
-function success(): UnifiedOutput {
+function success(): UnifiedSuccess {
   return {
     success: true,
     content: 'Hi',
@@ -76,6 +76,30 @@ describe('buildEnvelope', () => {
     expect(built).toMatchObject({ success: false, provider: 'system', error: { code: 'INTERNAL_ERROR' } });
     expect(built.success ? [] : built.error.details.violations).not.toEqual([]);
     expect(built.metadata.trace_id).toBe('trace-b');
+  });
+
+  test("answers a provider's success that does not validate as INVALID_PROVIDER_RESPONSE, with the call's facts", () => {
+    const invalid: UnifiedSuccess = {
+      ...success(),
+      usage: { input_tokens: -1, output_tokens: 1 },
+      metadata: { trace_id: 'trace-p', usage_reported: true, usage_details: { total_tokens: 2 } },
+    };
+    const built = buildEnvelope(
+      invalid,
+      { startedAt: performance.now(), attempts: 1, fallbackFrom: [], target },
+      undefined,
+    );
+    expect(built).toMatchObject({
+      success: false,
+      provider: 'demo',
+      error: {
+        code: 'INVALID_PROVIDER_RESPONSE',
+        details: { violations: [expect.objectContaining({ path: '/usage/input_tokens' })] },
+      },
+      metadata: { trace_id: 'trace-p', attempts: 1, target: 'demo:chat' },
+    });
+    expect(built.metadata).not.toHaveProperty('usage_reported');
+    expect(built.metadata).not.toHaveProperty('usage_details');
   });
 
   test('leaves a draft without call facts as it is, apart from validating it', () => {

@@ -1,3 +1,4 @@
+import { invalidProviderResponse } from '../unified/assemble-output.js';
 import { internalError } from '../unified/to-http-response.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import { validateUnifiedOutput } from '../unified/validate-unified-output.js';
@@ -65,8 +66,10 @@ function withCallFacts(draft: UnifiedOutput, call: CallFacts): UnifiedOutput {
 
 /**
  * Build the envelope to answer: the draft with the call's facts (when it came from a provider call), without
- * secrets, validated once. One that does not validate is answered as an `INTERNAL_ERROR` naming its
- * violations, so nothing invalid leaves the gateway.
+ * secrets, validated once — the adapters hand the gateway their successes unchecked (`validate: false`), so
+ * this is the only check. A provider's success that does not validate is answered as the adapters would have:
+ * an `INVALID_PROVIDER_RESPONSE` naming its violations. Any other envelope that does not validate is the
+ * gateway's own defect, answered as an `INTERNAL_ERROR`; nothing invalid leaves the gateway.
  */
 export function buildEnvelope(
   draft: UnifiedOutput,
@@ -76,5 +79,8 @@ export function buildEnvelope(
   const complete = call === undefined ? draft : withCallFacts(draft, call);
   const safe = redactor === undefined ? complete : redactEnvelope(complete, redactor);
   const checked = validateUnifiedOutput(safe);
-  return checked.valid ? checked.value : internalError(safe, checked.violations);
+  if (checked.valid) return checked.value;
+  if (!safe.success || call?.target === undefined) return internalError(safe, checked.violations);
+  const failure = invalidProviderResponse(safe, checked.violations);
+  return validateUnifiedOutput(failure).valid ? failure : internalError(safe, checked.violations);
 }

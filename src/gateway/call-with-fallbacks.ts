@@ -207,7 +207,13 @@ export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
     ...rest,
   });
   for (const target of targets) {
-    const adapter: AiSdkOptions = { provider: target.provider.id, traceId, model: target.model };
+    // Successes come back unchecked: the envelope builder validates each answer once, its metadata complete.
+    const adapter: AiSdkOptions = {
+      provider: target.provider.id,
+      traceId,
+      model: target.model,
+      validate: false,
+    };
     for (let retry = 0; retry <= reliability.retries; retry++) {
       if (signal.aborted) break;
       attempts++;

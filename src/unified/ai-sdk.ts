@@ -41,6 +41,12 @@ export interface AiSdkOptions {
   traceId?: string | undefined;
   /** Wall time of the call in milliseconds. */
   latencyMs?: number | undefined;
+  /**
+   * `false` returns a success envelope unchecked, for a caller that adds metadata of its own and then validates
+   * the whole once with `validateUnifiedOutput` (verdict's gateway does). Default `true`: an answer that does not
+   * make a valid envelope is an `INVALID_PROVIDER_RESPONSE` failure.
+   */
+  validate?: boolean | undefined;
 }
 
 /** The part of AI SDK `LanguageModelUsage` (and image usage) the envelope needs. */
@@ -303,7 +309,14 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
       : omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
   );
   if (calls.length > 0) metadata.tool_calls = calls;
-  return assembleSuccess(provider, result.text, usage, (result.files ?? []).map(fileItem), metadata);
+  return assembleSuccess(
+    provider,
+    result.text,
+    usage,
+    (result.files ?? []).map(fileItem),
+    metadata,
+    options?.validate !== false,
+  );
 }
 
 /** One part of a `streamText` result's `stream` (`fullStream`); only the parts the envelope needs are read. */
@@ -497,6 +510,7 @@ export function fromGenerateImage(result: AiSdkImageResult, options?: AiSdkOptio
       ...imageFacts(result.providerMetadata, index),
     })),
     metadata,
+    options?.validate !== false,
   );
 }
 
@@ -511,6 +525,7 @@ export function fromGenerateVideo(result: AiSdkVideoResult, options?: AiSdkOptio
     undefined,
     result.videos.map(fileItem),
     metadata,
+    options?.validate !== false,
   );
 }
 
@@ -554,7 +569,14 @@ export function fromVideoStatus(result: AiSdkVideoStatus, options?: AiSdkOptions
   }
   if (result.status !== 'completed') {
     metadata.job_status = 'pending';
-    return assembleSuccess(provider, 'The video is still being generated.', undefined, [], metadata);
+    return assembleSuccess(
+      provider,
+      'The video is still being generated.',
+      undefined,
+      [],
+      metadata,
+      options?.validate !== false,
+    );
   }
   const media: MediaItem[] = [];
   for (const video of result.videos ?? []) {
@@ -571,6 +593,7 @@ export function fromVideoStatus(result: AiSdkVideoStatus, options?: AiSdkOptions
     undefined,
     media,
     metadata,
+    options?.validate !== false,
   );
 }
 
@@ -586,6 +609,7 @@ export function fromGenerateSpeech(result: AiSdkSpeechResult, options?: AiSdkOpt
     undefined,
     [file],
     metadata,
+    options?.validate !== false,
   );
 }
 
@@ -596,7 +620,7 @@ export function fromTranscription(result: AiSdkTranscriptionResult, options?: Ai
     ...baseMetadata(options, result.responses?.[0], provider),
     ...omitUndefined({ language: result.language, audio_duration_s: result.durationInSeconds }),
   };
-  return assembleSuccess(provider, result.text, undefined, [], metadata);
+  return assembleSuccess(provider, result.text, undefined, [], metadata, options?.validate !== false);
 }
 
 interface ErrorLike {

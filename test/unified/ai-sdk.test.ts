@@ -139,6 +139,22 @@ describe('fromGenerateText', () => {
       provider: 'openai',
     });
   });
+
+  test('answers parts that make no valid envelope as INVALID_PROVIDER_RESPONSE, unless told not to check', () => {
+    const result = {
+      text: '',
+      finishReason: 'stop',
+      files: [{ base64: 'not base64!', mediaType: 'image/png' }],
+    } as const;
+    expect(fromGenerateText(result, { provider: 'openai' })).toMatchObject({
+      success: false,
+      provider: 'openai',
+      error: { code: 'INVALID_PROVIDER_RESPONSE', details: { violations: [{ path: '/images/0/data' }] } },
+    });
+    const unchecked = fromGenerateText(result, { provider: 'openai', validate: false });
+    expect(unchecked).toMatchObject({ success: true, images: [{ data: 'not base64!' }] });
+    expect(validateUnifiedOutput(unchecked).valid).toBe(false);
+  });
 });
 
 describe('fromGenerateImage', () => {
