@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedOutput, UnifiedSuccess } from '../unified/types.js';
+import type { UnifiedSuccess } from '../unified/types.js';
 import { buildEnvelope, withMetadata } from './build-envelope.js';
 import type { Target } from './call-with-fallbacks.js';
 import { createProviderModels } from './providers.js';
