@@ -28,7 +28,8 @@ export interface GatewayOptions extends GatewayConfig {
   console?: AssetHandler | undefined;
   /**
    * The `fetch` provider calls go through, under the gateway's bounds (docs/gateway.md, "Bounds"); default:
-   * the global `fetch`, whose own dispatcher keeps connections alive (`verdict gateway` uses it too).
+   * the global `fetch`, whose own dispatcher keeps connections alive (`verdict gateway` gives it a keep-alive pool of
+   * its own, on the current undici).
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**

@@ -69,6 +69,31 @@ describe('verdict gateway', () => {
     expect(log).toContain('stopped');
   });
 
+  test('a transcription reaches the provider as multipart through the keep-alive pool of verdict gateway', async () => {
+    const cli = await startCli([], {
+      OPENAI_API_KEY: 'sk-env-openai-secret',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+    });
+    const before = replay.requests.length;
+    const answer = await readEnvelope(
+      await fetch(`${cli.url}/v1/transcriptions`, {
+        method: 'POST',
+        body: JSON.stringify({
+          model: 'openai:whisper-1',
+          audio: 'SUQzBAAAAAAAD//7kGQAAA==',
+          media_type: 'audio/mpeg',
+        }),
+      }),
+    );
+    expect(answer.envelope).toMatchObject({ success: true, content: 'Hello from the recording.' });
+    const sent = replay.requests.slice(before);
+    expect(sent.map((request) => request.path)).toEqual(['/v1/audio/transcriptions']);
+    expect(sent[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(String(sent[0]?.body)).toContain('name="model"');
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+  });
+
   test('a client that disconnects mid-stream aborts the provider request', async () => {
     const cli = await startCli([], { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: replay.baseURL.openai });
     replay.aborted.length = 0;

@@ -32,6 +32,7 @@ import { statusForCode } from '../../unified/error-taxonomy.js';
 import { toHttpResponse } from '../../unified/to-http-response.js';
 import { traceIdFrom } from '../../unified/trace-id-from.js';
 import { consoleFiles } from './console-files.js';
+import { createProviderFetch } from './provider-fetch.js';
 
 /**
  * `verdict gateway`, declared like every command: its options are parsed from here and its `--help` is
@@ -374,9 +375,11 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  const providerFetch = createProviderFetch();
   try {
     gateway = createGateway({
       ...config,
+      fetch: providerFetch.fetch,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
       env: io.env,
@@ -474,6 +477,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     if (dropped > 0) io.stderr.write(`verdict gateway: ${dropped} usage record(s) could not be written\n`);
     await store.close().catch(() => undefined);
   }
+  await providerFetch.close();
   io.stderr.write(`verdict gateway: stopped${outcome === 'timeout' ? ' (grace period over)' : ''}\n`);
   return EXIT.success;
 }
