@@ -2,6 +2,7 @@
 //
 //   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
 //                          [--modes plain,stream] [--soak N] [--warmup N] [--force] [--baseline DIR]
+//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey]
 //
 // One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
 // of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
@@ -37,6 +38,13 @@ const MODES = option('modes', 'plain,stream').split(',');
 const SOAK_TOTAL = Number(option('soak', '100000'));
 const WARMUP = Number(option('warmup', '1000'));
 const BASELINE = option('baseline', undefined);
+/** Which targets are timed (all by default): a narrower run compares two of them in more rounds. */
+const TARGET_KEYS = ['direct', 'floor', 'ai-sdk', 'verdict', 'baseline', 'portkey'];
+const TARGETS = new Set(option('targets', TARGET_KEYS.join(',')).split(','));
+for (const key of TARGETS) {
+  if (!TARGET_KEYS.includes(key))
+    throw new Error(`--targets: ${key} is not one of ${TARGET_KEYS.join(', ')}`);
+}
 /** The `main.js` of the baseline build, from a checkout or the file itself. */
 function baselineMain(place) {
   const path = resolve(place);
@@ -353,21 +361,30 @@ function targetsOf(shape, streamed) {
       : JSON.stringify({ model: MODELS[shape], messages: [{ role: 'user', content: 'Say hi' }], ...stream });
   const verdictBody = JSON.stringify({ model: `${shape}:${MODELS[shape]}`, input: 'Say hi', ...stream });
   const targets = [
-    { ...provider, name: 'direct to the provider', path: PATHS[shape], body: providerBody, headers: json },
-    { ...floors[shape], path: '/', body: providerBody, headers: json },
-    { ...sdkFloors[shape], path: '/', body: JSON.stringify({ input: 'Say hi', ...stream }), headers: json },
     {
-      ...verdict,
-      path: '/v1/text',
-      body: verdictBody,
+      key: 'direct',
+      ...provider,
+      name: 'direct to the provider',
+      path: PATHS[shape],
+      body: providerBody,
       headers: json,
     },
+    { key: 'floor', ...floors[shape], path: '/', body: providerBody, headers: json },
+    {
+      key: 'ai-sdk',
+      ...sdkFloors[shape],
+      path: '/',
+      body: JSON.stringify({ input: 'Say hi', ...stream }),
+      headers: json,
+    },
+    { key: 'verdict', ...verdict, path: '/v1/text', body: verdictBody, headers: json },
   ];
   if (baseline) {
-    targets.push({ ...baseline, path: '/v1/text', body: verdictBody, headers: json });
+    targets.push({ key: 'baseline', ...baseline, path: '/v1/text', body: verdictBody, headers: json });
   }
   if (portkey) {
     targets.push({
+      key: 'portkey',
       ...portkey,
       path: '/v1/chat/completions',
       body: JSON.stringify({
@@ -384,7 +401,7 @@ function targetsOf(shape, streamed) {
       },
     });
   }
-  return targets;
+  return targets.filter((target) => TARGETS.has(target.key));
 }
 
 const rows = [];

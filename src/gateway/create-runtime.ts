@@ -5,6 +5,7 @@ import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
 import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
 import type { GatewayMetrics } from './metrics.js';
 import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
+import { createProviderFetch } from './provider-fetch.js';
 import {
   createProviderModels,
   MODALITIES_OF,
@@ -44,7 +45,7 @@ export function createRuntime(
   const fetch = createGuardedFetch(
     // Only the bounds that are set: an `undefined` member must not hide its default.
     { ...DEFAULT_UPSTREAM_BOUNDS, ...omitUndefined(options.upstream ?? {}) },
-    options.fetch,
+    options.fetch ?? createProviderFetch().fetch,
   );
   const providers = new Map(
     Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env, fetch)]),

@@ -32,7 +32,7 @@ import { statusForCode } from '../../unified/error-taxonomy.js';
 import { toHttpResponse } from '../../unified/to-http-response.js';
 import { traceIdFrom } from '../../unified/trace-id-from.js';
 import { consoleFiles } from './console-files.js';
-import { createProviderFetch } from './provider-fetch.js';
+import { createProviderFetch } from '../../gateway/provider-fetch.js';
 
 /**
  * `verdict gateway`, declared like every command: its options are parsed from here and its `--help` is

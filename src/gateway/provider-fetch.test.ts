@@ -1,0 +1,235 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createProviderFetch } from './provider-fetch.js';
+
+/** What the server saw of one request. */
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** What the test server answers on each path. */
+const ANSWERS: Record<string, (response: ServerResponse) => void> = {
+  '/json': (response) => {
+    response.setHeader('set-cookie', ['a=1', 'b=2']);
+    response.writeHead(200, 'Fine', { 'content-type': 'application/json', 'x-request-id': 'req_1' });
+    response.end('{"ok":true}');
+  },
+  '/gzip': (response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end(gzipSync('{"zipped":true}'));
+  },
+  '/redirect': (response) => {
+    response.writeHead(302, { location: '/json' }).end('moved');
+  },
+  '/error': (response) => {
+    response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' });
+    response.end('{"error":{"message":"slow down"}}');
+  },
+  '/empty': (response) => {
+    response.writeHead(204).end();
+  },
+  '/cut': (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: {"part":1}\n\n');
+    setImmediate(() => response.socket?.destroy());
+  },
+  '/slow': (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: {"part":1}\n\n');
+  },
+  '/hang': () => undefined,
+};
+
+let server: Server;
+let origin: string;
+const seen: Seen[] = [];
+
+async function bodyOf(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const path = request.url ?? '/';
+    seen.push({ method: request.method ?? '', path, headers: request.headers, body: await bodyOf(request) });
+    (ANSWERS[path.split('?')[0] ?? ''] ?? ANSWERS['/json'])?.(response);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+/** The connections a server holds open (the client closing them is the signal a test waits for). */
+function connectionsOf(target: Server | TcpServer): Promise<number> {
+  return new Promise((done, failed) =>
+    target.getConnections((error, count) => (error ? failed(error) : done(count))),
+  );
+}
+
+/** What a test compares of an answer: status, the headers a provider package reads, and the body. */
+async function answerOf(response: Response) {
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    ok: response.ok,
+    contentType: response.headers.get('content-type'),
+    requestId: response.headers.get('x-request-id'),
+    cookies: response.headers.getSetCookie(),
+    location: response.headers.get('location'),
+    retryAfter: response.headers.get('retry-after'),
+    body: response.body === null ? null : await response.text(),
+  };
+}
+
+/** How a call failed: what the AI SDK and the gateway look at (the error's type, message, cause code, name). */
+async function failureOf(call: () => Promise<unknown>) {
+  try {
+    await call();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return {
+      name: (error as Error).name,
+      type: error instanceof TypeError ? 'TypeError' : error?.constructor?.name,
+      message: (error as Error).message,
+      cause: typeof cause?.code === 'string' ? cause.code.replace(/^UND_ERR_/, '') : undefined,
+    };
+  }
+  throw new Error('The call did not fail.');
+}
+
+describe('createProviderFetch answers as the global fetch does', () => {
+  const pool = createProviderFetch();
+  afterAll(() => pool.close());
+  // How the gateway's provider fetch calls it: its own headers, redirects not followed.
+  const init = (extra: RequestInit = {}): RequestInit => ({
+    method: 'POST',
+    headers: new Headers({ 'content-type': 'application/json', authorization: 'Bearer sk-test' }),
+    body: '{"model":"m"}',
+    redirect: 'manual',
+    ...extra,
+  });
+
+  test.each([['/json'], ['/gzip'], ['/redirect'], ['/error'], ['/empty']])(
+    '%s: the same status, headers and body',
+    async (path) => {
+      const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));
+      const theirs = await answerOf(await fetch(`${origin}${path}`, init()));
+      expect(ours).toEqual(theirs);
+    },
+  );
+
+  test('a HEAD or GET without a body, a body of bytes, and a text body without a type', async () => {
+    const head = await pool.fetch(`${origin}/json`, init({ method: 'HEAD', body: null }));
+    expect(head.body).toBeNull();
+    const get = await pool.fetch(`${origin}/json?x=1`, { ...init({ method: 'GET' }), body: null });
+    expect(await get.json()).toEqual({ ok: true });
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', path: '/json?x=1', body: '' });
+    await (await pool.fetch(`${origin}/json`, init({ body: new TextEncoder().encode('bytes') }))).text();
+    expect(seen.at(-1)).toMatchObject({ body: 'bytes', headers: { 'content-length': '5' } });
+    await (await pool.fetch(`${origin}/json`, init({ headers: {}, body: 'plain' }))).text();
+    expect(seen.at(-1)?.headers['content-type']).toBe('text/plain;charset=UTF-8');
+    expect(seen.at(-2)?.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  test('a connection refused fails as "fetch failed" with the network error as its cause', async () => {
+    const closed = createTcpServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    await new Promise((done) => closed.close(done));
+    const ours = await failureOf(() => pool.fetch(url, init()));
+    expect(ours).toEqual(await failureOf(() => fetch(url, init())));
+    expect(ours).toMatchObject({ type: 'TypeError', message: 'fetch failed', cause: 'ECONNREFUSED' });
+  });
+
+  test('a connection dropped in the middle of the body fails its read as "terminated"', async () => {
+    const read = async (fetcher: typeof fetch) => (await fetcher(`${origin}/cut`, init())).text();
+    const ours = await failureOf(() => read(pool.fetch));
+    expect(ours).toEqual(await failureOf(() => read(fetch)));
+    expect(ours).toMatchObject({ type: 'TypeError', message: 'terminated' });
+  });
+
+  test('an abort before the answer or during its body rejects with the signal’s reason', async () => {
+    const reason = new DOMException('The request deadline passed.', 'TimeoutError');
+    const before = new AbortController();
+    const pending = pool.fetch(`${origin}/hang`, init({ signal: before.signal }));
+    await expect.poll(() => seen.at(-1)?.path, { timeout: 20_000 }).toBe('/hang');
+    before.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    const during = new AbortController();
+    const response = await pool.fetch(`${origin}/slow`, init({ signal: during.signal }));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: {"part":1}\n\n');
+    during.abort(reason);
+    await expect(reader.read()).rejects.toBe(reason);
+    const already = new AbortController();
+    already.abort(reason);
+    await expect(pool.fetch(`${origin}/json`, init({ signal: already.signal }))).rejects.toBe(reason);
+  });
+
+  test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on)', async () => {
+    const raw = createTcpServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\ncontent-length: 0\r\n\r\n'));
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    expect(await failureOf(() => pool.fetch(url, init()))).toMatchObject({
+      type: 'TypeError',
+      message: 'fetch failed',
+    });
+    raw.close();
+  });
+
+  test('a form body goes through the global fetch on the same pool, sent as multipart', async () => {
+    const form = new FormData();
+    form.append('model', 'whisper-1');
+    form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type: 'audio/mpeg' }), 'audio.mp3');
+    await (await pool.fetch(`${origin}/json`, init({ headers: {}, body: form }))).text();
+    const multipart = seen.at(-1);
+    expect(multipart?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(multipart?.body).toContain('name="model"');
+    expect(multipart?.body).toContain('filename="audio.mp3"');
+  });
+});
+
+describe('closing the pool', () => {
+  test('refuses new requests, on either path, and its connections are gone', async () => {
+    const pool = createProviderFetch();
+    await (await pool.fetch(`${origin}/json`, { method: 'POST', body: '{}', redirect: 'manual' })).text();
+    await (await pool.fetch(`${origin}/json`, { method: 'POST', body: '{}' })).text();
+    await pool.close();
+    // The global dispatcher would still answer: the refusals show both paths use this pool.
+    await expect(
+      pool.fetch(`${origin}/json`, { method: 'POST', body: '{}', redirect: 'manual' }),
+    ).rejects.toThrow();
+    await expect(pool.fetch(`${origin}/json`, { method: 'POST', body: '{}' })).rejects.toThrow();
+    await expect.poll(() => connectionsOf(server), { timeout: 20_000 }).toBe(0);
+  });
+
+  test('a request still in flight fails, and its connection is destroyed', async () => {
+    const hanging = createServer(() => undefined);
+    hanging.listen(0, '127.0.0.1');
+    await once(hanging, 'listening');
+    const pool = createProviderFetch();
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`;
+    const pending = pool.fetch(url, { method: 'POST', body: '{}', redirect: 'manual' });
+    await expect.poll(() => connectionsOf(hanging), { timeout: 20_000 }).toBe(1);
+    await pool.close();
+    await expect(pending).rejects.toThrow('fetch failed');
+    await expect.poll(() => connectionsOf(hanging), { timeout: 20_000 }).toBe(0);
+    hanging.close();
+  });
+});
