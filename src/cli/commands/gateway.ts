@@ -21,6 +21,7 @@ import {
   providerKeyVariables,
   providersFromEnv,
 } from '../../gateway/index.js';
+import { createProviderFetch } from '../../gateway/provider-fetch.js';
 import type { GatewayStore } from '../../gateway/store/index.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
@@ -32,7 +33,6 @@ import { statusForCode } from '../../unified/error-taxonomy.js';
 import { toHttpResponse } from '../../unified/to-http-response.js';
 import { traceIdFrom } from '../../unified/trace-id-from.js';
 import { consoleFiles } from './console-files.js';
-import { createProviderFetch } from '../../gateway/provider-fetch.js';
 
 /**
  * `verdict gateway`, declared like every command: its options are parsed from here and its `--help` is
