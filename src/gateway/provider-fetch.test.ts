@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProviderFetch } from './provider-fetch.js';
 
@@ -23,6 +23,10 @@ const ANSWERS: Record<string, (response: ServerResponse) => void> = {
   '/gzip': (response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     response.end(gzipSync('{"zipped":true}'));
+  },
+  '/gzip-br': (response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, br' });
+    response.end(brotliCompressSync(gzipSync('{"twice":true}')));
   },
   '/redirect': (response) => {
     response.writeHead(302, { location: '/json' }).end('moved');
@@ -121,7 +125,7 @@ describe('createProviderFetch answers as the global fetch does', () => {
     ...extra,
   });
 
-  test.each([['/json'], ['/gzip'], ['/redirect'], ['/error'], ['/empty']])(
+  test.each([['/json'], ['/gzip'], ['/gzip-br'], ['/redirect'], ['/error'], ['/empty']])(
     '%s: the same status, headers and body',
     async (path) => {
       const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));

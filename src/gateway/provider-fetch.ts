@@ -40,7 +40,8 @@ function headerRecord(init: HeadersInit | undefined, body: unknown): Record<stri
   new Headers(init).forEach((value, name) => {
     record[name] = value;
   });
-  // As `fetch` does for a text body without a type.
+  // As `fetch` does: any answer accepted, and a text body without a type is plain text.
+  record.accept ??= '*/*';
   if (typeof body === 'string' && record['content-type'] === undefined)
     record['content-type'] = 'text/plain;charset=UTF-8';
   return record;
@@ -81,12 +82,19 @@ function webBody(
   // A body destroyed before it is read (an abort, a cancel) emits its error with no reader listening; it
   // reaches the reader through the iterator, and must never reach the process as an uncaught exception.
   source.on('error', ignore);
-  const decoder = coding === null ? undefined : DECODERS[coding.trim().toLowerCase()];
+  // Codings are listed in the order they were applied, so they are undone from the last; one `fetch` does not
+  // know leaves the body as it came.
+  const codings = (coding ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'identity')
+    .reverse();
+  const decoders = codings.map((name) => DECODERS[name]);
   let readable: Readable = source;
-  if (decoder !== undefined) {
-    const decoding = decoder();
-    pipeline(source, decoding, () => undefined);
-    readable = decoding;
+  if (codings.length > 0 && decoders.every((decoder) => decoder !== undefined)) {
+    const stages = decoders.map((decoder) => decoder());
+    pipeline([source, ...stages], ignore);
+    readable = stages[stages.length - 1] ?? source;
   }
   const chunks = readable[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
