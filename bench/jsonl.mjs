@@ -1,11 +1,25 @@
 // `npm run bench:jsonl`: `verdict validate --jsonl` on a large file, on one core (VERDICT_JSONL_WORKERS=1) and on
-// every core, against the floor: bare readline + JSON.parse per line in one process. Wall time of each run,
-// interleaved rounds. Goals (docs/cli.md): every core ≥ 1.7× one core on two cores; one core ≥ 0.8× the floor.
+// every core, against the floor: bare readline + JSON.parse per line in one process; and, as the machine's own
+// ceiling for the speed-up, two independent one-core verdict processes at once, each on one half of the file.
+// Wall time of each run, interleaved rounds. Goals (docs/cli.md): every core ≥ 1.7× one core on two cores; one
+// core ≥ 0.8× the floor.
 // Run: npm run bench:jsonl [-- --mb 200 --rounds 5]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createDocument, createRandom } from './corpus.mjs';
 import { interleave, pairedRatio, spread, watchLoad } from './rounds.mjs';
@@ -37,6 +51,15 @@ try {
   }
   await new Promise((resolve) => out.end(resolve));
   const bytes = statSync(file).size;
+  // The two halves, cut just after the line end nearest the middle.
+  const probe = Buffer.alloc(1 << 20);
+  const fd = openSync(file, 'r');
+  const read = readSync(fd, probe, 0, probe.length, Math.floor(bytes / 2));
+  closeSync(fd);
+  const middle = Math.floor(bytes / 2) + probe.subarray(0, read).indexOf(0x0a) + 1;
+  const halves = [join(work, 'first.jsonl'), join(work, 'second.jsonl')];
+  await pipeline(createReadStream(file, { end: middle - 1 }), createWriteStream(halves[0]));
+  await pipeline(createReadStream(file, { start: middle }), createWriteStream(halves[1]));
   const floor = join(work, 'floor.mjs');
   writeFileSync(
     floor,
@@ -58,11 +81,28 @@ console.log(ok);
       env: { VERDICT_JSONL_WORKERS: '1' },
     },
     { name: 'verdict, every core', args: [CLI, 'validate', '--jsonl', file, '--json'], env: {} },
+    {
+      name: 'two one-core verdict processes at once, one per half (the ceiling)',
+      halves: halves.map((half) => [CLI, 'validate', '--jsonl', half, '--json']),
+      env: { VERDICT_JSONL_WORKERS: '1' },
+    },
   ];
   const figures = await interleave(
     targets,
-    (target) => {
+    async (target) => {
       const started = performance.now();
+      if (target.halves !== undefined) {
+        const runs = target.halves.map((args) =>
+          spawn(process.execPath, args, {
+            env: { ...process.env, ...target.env },
+            stdio: ['ignore', 'ignore', 'inherit'],
+          }),
+        );
+        const codes = await Promise.all(runs.map(async (run) => (await once(run, 'exit'))[0]));
+        if (codes.some((code) => code !== 0 && code !== 1))
+          throw new Error(`${target.name} exited with ${codes}`);
+        return performance.now() - started;
+      }
       const run = spawnSync(process.execPath, target.args, {
         env: { ...process.env, ...target.env },
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -89,6 +129,9 @@ console.log(ok);
   }
   console.log(
     `\nevery core ÷ one core (speed-up): ${pairedRatio(figures, 'verdict, one core', 'verdict, every core')}`,
+  );
+  console.log(
+    `two processes ÷ one core (the machine's own speed-up): ${pairedRatio(figures, 'verdict, one core', 'two one-core verdict processes at once, one per half (the ceiling)')}`,
   );
   console.log(
     `one core ÷ floor (throughput): ${pairedRatio(figures, 'readline + JSON.parse (floor)', 'verdict, one core')}\n`,
