@@ -49,9 +49,9 @@ describe('the gateway in front of a faulty provider', () => {
     await faults.waitForAborts(2);
   });
 
-  test('a non-stream body that never ends, or declares 2 GB, fails with max_response_bytes', async () => {
+  test('a non-stream body that never ends, declares 2 GB, or decodes past the bound fails with max_response_bytes', async () => {
     const { gateway } = gatewayFor();
-    for (const model of ['faulty:endless-body', 'faulty:huge-body']) {
+    for (const model of ['faulty:endless-body', 'faulty:huge-body', 'faulty:gzip-bomb']) {
       const answer = await readEnvelope(await gateway.request('/v1/text', text(model)));
       expect(answer.envelope).toMatchObject({
         success: false,

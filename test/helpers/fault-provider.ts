@@ -13,11 +13,19 @@
  *
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
  * `redirect-same-origin`, `echo-key`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
- * `schema-200`, `many-events`, `stall-mid-stream`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
+ * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+/** A gzip body that decodes to 64 MiB: the start of a JSON object whose string never ends. Made on first use. */
+let gzipBomb: Buffer | undefined;
+function gzipBombBody(): Buffer {
+  gzipBomb ??= gzipSync(Buffer.concat([Buffer.from('{"id":"'), Buffer.alloc(64 * 1024 * 1024, 0x61)]));
+  return gzipBomb;
+}
 
 /** What one request to the fault provider looked like. */
 export interface FaultRequest {
@@ -174,6 +182,10 @@ export async function startFaultProvider(): Promise<FaultProvider> {
       case 'endless-body':
         res.writeHead(200, { 'content-type': 'application/json' });
         return writeEndlessly(res, '{"id":"');
+      case 'gzip-bomb':
+        // 64 MiB of JSON text in a few hundred kilobytes of gzip: the bound counts what the provider's body decodes to.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        return res.end(gzipBombBody());
       case 'huge-body':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(2 * 1024 ** 3) });
         return writeEndlessly(res, '{"id":"');
