@@ -3,17 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { DEMO_MODELS } from '../../src/gateway/demo/create-demo-models.js';
 import { createGateway, providersFromEnv } from '../../src/gateway/index.js';
 import { fromGenerateText, fromStreamText } from '../../src/unified/ai-sdk.js';
-import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+import { postJson, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 
 const gateway = createGateway({ providers: { demo: {} } });
 
-function post(path: string, body: unknown) {
-  return gateway.request(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-}
+const post = (path: string, body: unknown) => postJson(gateway, path, body);
 
 describe('the demo provider through the gateway', () => {
   test.each([

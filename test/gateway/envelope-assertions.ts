@@ -2,6 +2,21 @@ import { expect } from 'vitest';
 import { statusForCode, type UnifiedOutput, validateUnifiedOutput } from '../../src/unified/index.js';
 import { validateWithAjv } from '../unified/unified-schema.js';
 
+/** POST `body` as JSON to `path` of an in-process gateway (`createGateway(…).request`). */
+export function postJson(
+  gateway: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  return Promise.resolve(
+    gateway.request(path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+}
+
 /** A gateway answer read as an envelope. */
 export interface Answer {
   status: number;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
-import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
+import { postJson, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 
 // Every module that validates an envelope calls this one function: counting its calls counts the checks (the
 // assertion helpers validate too, so each count is read before them).
@@ -18,13 +18,7 @@ vi.mock('../../src/unified/validate-unified-output.js', async (importOriginal) =
 
 const gateway = createGateway({ providers: { demo: {} } });
 
-function post(path: string, body: unknown) {
-  return gateway.request(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-}
+const post = (path: string, body: unknown) => postJson(gateway, path, body);
 
 afterEach(() => {
   checks.count = 0;
