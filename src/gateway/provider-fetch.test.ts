@@ -183,9 +183,14 @@ describe('createProviderFetch answers as the global fetch does', () => {
     await expect(pool.fetch(`${origin}/json`, init({ signal: already.signal }))).rejects.toBe(reason);
   });
 
-  test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on)', async () => {
+  test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on), its connection dropped', async () => {
+    // The body never ends: reading it to its end would never finish.
     const raw = createTcpServer((socket) => {
-      socket.once('data', () => socket.end('HTTP/1.1 999 Odd\r\ncontent-length: 0\r\n\r\n'));
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 999 Odd\r\ntransfer-encoding: chunked\r\n\r\n');
+        const timer = setInterval(() => socket.write('4\r\nmore\r\n'), 5);
+        socket.once('close', () => clearInterval(timer));
+      });
     });
     raw.listen(0, '127.0.0.1');
     await once(raw, 'listening');
@@ -194,6 +199,7 @@ describe('createProviderFetch answers as the global fetch does', () => {
       type: 'TypeError',
       message: 'fetch failed',
     });
+    await expect.poll(() => connectionsOf(raw), { timeout: 20_000 }).toBe(0);
     raw.close();
   });
 

@@ -16,6 +16,9 @@ export interface ProviderFetch {
 /** Statuses whose response has no body, whatever the provider sent. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
+/** What a `Response`'s `statusText` may hold (HTTP's reason-phrase). */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** The content codings `fetch` decodes, and how. */
 const DECODERS: Readonly<Record<string, () => Transform>> = {
   gzip: createGunzip,
@@ -59,10 +62,16 @@ function responseHeaders(raw: Record<string, string | string[] | undefined>): He
 
 function ignore(): void {}
 
-/** Drops a body nobody reads: read to its end (the connection stays usable), its errors ignored. */
+/** Drops a body that has none by protocol (HEAD, 204, 304): read to its end, so the connection stays usable. */
 function discard(body: Readable): void {
   body.on('error', ignore);
   body.resume();
+}
+
+/** Drops a body that is not wanted: the connection goes with it, so a body that never ends costs nothing. */
+function drop(body: Readable): void {
+  body.on('error', ignore);
+  body.destroy();
 }
 
 /** What `fetch` rejects with when the connection fails: the network error as its `cause`. */
@@ -155,17 +164,21 @@ export function createProviderFetch(): ProviderFetch {
       throw networkError('fetch failed', error);
     }
     const status = answer.statusCode;
+    const statusText = answer.statusText ?? '';
+    let headers: Headers;
     try {
-      const headers = responseHeaders(answer.headers);
-      const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
-      if (empty) discard(answer.body);
-      const stream = empty ? null : webBody(answer.body, headers.get('content-encoding'), signal);
-      return new Response(stream, { status, statusText: answer.statusText ?? '', headers });
+      // A status, reason phrase or header `Response` cannot carry fails the call.
+      if (status < 200 || status > 599) throw new RangeError(`The answer's status ${status} is not 200–599.`);
+      if (!REASON_PHRASE.test(statusText)) throw new TypeError("The answer's reason phrase is not valid.");
+      headers = responseHeaders(answer.headers);
     } catch (error) {
-      // A status `Response` cannot carry (outside 200–599) or a header it refuses.
-      discard(answer.body);
+      drop(answer.body);
       throw networkError('fetch failed', error);
     }
+    const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
+    if (empty) discard(answer.body);
+    const stream = empty ? null : webBody(answer.body, headers.get('content-encoding'), signal);
+    return new Response(stream, { status, statusText, headers });
   };
   // `destroy`, not `close`: undici's `close` waits for requests in flight, and a `destroy` after it no longer
   // reaches their connections.
