@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProviderFetch } from './provider-fetch.js';
 
@@ -27,6 +27,22 @@ const ANSWERS: Record<string, (response: ServerResponse) => void> = {
   '/gzip-br': (response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, br' });
     response.end(brotliCompressSync(gzipSync('{"twice":true}')));
+  },
+  '/gzip-cut': (response) => {
+    // The gzip trailer (and the end of the data) missing: `fetch` yields what was decoded.
+    const zipped = gzipSync('{"zipped":true,"cut":"here"}');
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end(zipped.subarray(0, zipped.length - 8));
+  },
+  '/deflate-raw': (response) => {
+    // Raw deflate under the name `deflate`, without the zlib wrapper the name promises.
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+    response.end(deflateRawSync('{"raw":true}'));
+  },
+  '/identity-gzip': (response) => {
+    // A coding `fetch` does not decode (`identity` is one) leaves the whole body as it came.
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'identity, gzip' });
+    response.end(gzipSync('{"zipped":true}'));
   },
   '/redirect': (response) => {
     response.writeHead(302, { location: '/json' }).end('moved');
@@ -125,14 +141,42 @@ describe('createProviderFetch answers as the global fetch does', () => {
     ...extra,
   });
 
-  test.each([['/json'], ['/gzip'], ['/gzip-br'], ['/redirect'], ['/error'], ['/empty']])(
-    '%s: the same status, headers and body',
-    async (path) => {
-      const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));
-      const theirs = await answerOf(await fetch(`${origin}${path}`, init()));
-      expect(ours).toEqual(theirs);
-    },
-  );
+  test.each([
+    ['/json'],
+    ['/gzip'],
+    ['/gzip-br'],
+    ['/gzip-cut'],
+    ['/deflate-raw'],
+    ['/identity-gzip'],
+    ['/redirect'],
+    ['/error'],
+    ['/empty'],
+  ])('%s: the same status, headers and body', async (path) => {
+    const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));
+    const theirs = await answerOf(await fetch(`${origin}${path}`, init()));
+    expect(ours).toEqual(theirs);
+  });
+
+  test('a body cut short in its gzip, and raw deflate, decode as far as they go', async () => {
+    const cut = await pool.fetch(`${origin}/gzip-cut`, init());
+    expect(await cut.text()).toBe('{"zipped":true,"cut":"here"}');
+    expect(await (await pool.fetch(`${origin}/deflate-raw`, init())).json()).toEqual({ raw: true });
+  });
+
+  test('more than five content codings fail as "fetch failed", none decoded', async () => {
+    const many = createServer((_request, response) => {
+      response.writeHead(200, { 'content-encoding': Array(6).fill('gzip').join(', ') });
+      response.end(gzipSync('{}'));
+    });
+    many.listen(0, '127.0.0.1');
+    await once(many, 'listening');
+    const url = `http://127.0.0.1:${(many.address() as AddressInfo).port}/`;
+    const ours = await failureOf(() => pool.fetch(url, init()));
+    expect(ours).toEqual(await failureOf(() => fetch(url, init())));
+    expect(ours).toMatchObject({ type: 'TypeError', message: 'fetch failed' });
+    many.closeAllConnections();
+    many.close();
+  });
 
   test('a HEAD or GET without a body, a body of bytes, and a text body without a type', async () => {
     const head = await pool.fetch(`${origin}/json`, init({ method: 'HEAD', body: null }));
