@@ -34,6 +34,11 @@ const ANSWERS: Record<string, (response: ServerResponse) => void> = {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
     response.end(zipped.subarray(0, zipped.length - 8));
   },
+  '/gzip-long': (response) => {
+    // A few hundred bytes on the wire that decode to many pieces.
+    response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+    response.end(gzipSync('a'.repeat(1_000_000)));
+  },
   '/deflate-raw': (response) => {
     // Raw deflate under the name `deflate`, without the zlib wrapper the name promises.
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
@@ -225,6 +230,21 @@ describe('createProviderFetch answers as the global fetch does', () => {
     const already = new AbortController();
     already.abort(reason);
     await expect(pool.fetch(`${origin}/json`, init({ signal: already.signal }))).rejects.toBe(reason);
+  });
+
+  test('an abort after a compressed body arrived, before all of it was read, fails the rest of the read', async () => {
+    const reason = new DOMException('The request deadline passed.', 'TimeoutError');
+    const read = async (fetcher: typeof fetch) => {
+      const aborter = new AbortController();
+      const response = await fetcher(`${origin}/gzip-long`, init({ signal: aborter.signal }));
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // The first decoded piece is out: the few compressed bytes behind it have all been taken in.
+      await reader.read();
+      aborter.abort(reason);
+      for (;;) if ((await reader.read()).done) return;
+    };
+    await expect(read(fetch)).rejects.toBe(reason);
+    await expect(read(pool.fetch)).rejects.toBe(reason);
   });
 
   test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on), its connection dropped', async () => {

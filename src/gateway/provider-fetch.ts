@@ -44,6 +44,10 @@ function createDeflateDecoder(): Transform {
       inflate.once('end', () => callback());
       inflate.end();
     },
+    destroy(error, callback) {
+      inflate?.destroy();
+      callback(error);
+    },
   });
 }
 
@@ -142,6 +146,13 @@ function webBody(
   const chunks = readable[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // As in `fetch`, an abort fails every read after it, even of a body that had already arrived whole.
+      if (signal?.aborted) {
+        readable.destroy();
+        source.destroy();
+        controller.error(signal.reason);
+        return;
+      }
       try {
         const next = await chunks.next();
         if (next.done) controller.close();
