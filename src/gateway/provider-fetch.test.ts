@@ -247,6 +247,50 @@ describe('createProviderFetch answers as the global fetch does', () => {
     await expect(read(pool.fetch)).rejects.toBe(reason);
   });
 
+  test('after extra bytes past a content-length, 103 Early Hints, or a body cancelled mid-way, the pool still answers', async () => {
+    // Raw bytes node:http would not send, one answer per request as it arrives.
+    const WIRE: Record<string, string> = {
+      '/extra': 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokHTTP/1.1 500 Stray\r\n\r\n',
+      '/early':
+        'HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok',
+      '/ok': 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok',
+    };
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      let pending = '';
+      socket.on('data', (data) => {
+        pending += data.toString('latin1');
+        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+          const head = pending.slice(0, end);
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+          if (pending.length < end + 4 + length) return;
+          pending = pending.slice(end + 4 + length);
+          const path = head.split(' ')[1] ?? '';
+          if (path !== '/endless') socket.write(WIRE[path] ?? '');
+          else {
+            socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+            const timer = setInterval(() => socket.write('4\r\nmore\r\n'), 5);
+            socket.once('close', () => clearInterval(timer));
+          }
+        }
+      });
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    for (const path of ['/extra', '/early']) {
+      const theirs = await answerOf(await fetch(`${url}${path}`, init()));
+      expect(await answerOf(await pool.fetch(`${url}${path}`, init()))).toEqual(theirs);
+      expect(await (await pool.fetch(`${url}/ok`, init())).text()).toBe('ok');
+    }
+    const endless = await pool.fetch(`${url}/endless`, init());
+    const reader = (endless.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('more');
+    await reader.cancel();
+    expect(await (await pool.fetch(`${url}/ok`, init())).text()).toBe('ok');
+    raw.close();
+  });
+
   test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on), its connection dropped', async () => {
     // The body never ends: reading it to its end would never finish.
     const raw = createTcpServer((socket) => {
