@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProviderFetch } from './provider-fetch.js';
 
@@ -27,6 +27,27 @@ const ANSWERS: Record<string, (response: ServerResponse) => void> = {
   '/gzip-br': (response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, br' });
     response.end(brotliCompressSync(gzipSync('{"twice":true}')));
+  },
+  '/gzip-cut': (response) => {
+    // The gzip trailer (and the end of the data) missing: `fetch` yields what was decoded.
+    const zipped = gzipSync('{"zipped":true,"cut":"here"}');
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end(zipped.subarray(0, zipped.length - 8));
+  },
+  '/gzip-long': (response) => {
+    // A few hundred bytes on the wire that decode to many pieces.
+    response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+    response.end(gzipSync('a'.repeat(1_000_000)));
+  },
+  '/deflate-raw': (response) => {
+    // Raw deflate under the name `deflate`, without the zlib wrapper the name promises.
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+    response.end(deflateRawSync('{"raw":true}'));
+  },
+  '/identity-gzip': (response) => {
+    // A coding `fetch` does not decode (`identity` is one) leaves the whole body as it came.
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'identity, gzip' });
+    response.end(gzipSync('{"zipped":true}'));
   },
   '/redirect': (response) => {
     response.writeHead(302, { location: '/json' }).end('moved');
@@ -125,14 +146,42 @@ describe('createProviderFetch answers as the global fetch does', () => {
     ...extra,
   });
 
-  test.each([['/json'], ['/gzip'], ['/gzip-br'], ['/redirect'], ['/error'], ['/empty']])(
-    '%s: the same status, headers and body',
-    async (path) => {
-      const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));
-      const theirs = await answerOf(await fetch(`${origin}${path}`, init()));
-      expect(ours).toEqual(theirs);
-    },
-  );
+  test.each([
+    ['/json'],
+    ['/gzip'],
+    ['/gzip-br'],
+    ['/gzip-cut'],
+    ['/deflate-raw'],
+    ['/identity-gzip'],
+    ['/redirect'],
+    ['/error'],
+    ['/empty'],
+  ])('%s: the same status, headers and body', async (path) => {
+    const ours = await answerOf(await pool.fetch(`${origin}${path}`, init()));
+    const theirs = await answerOf(await fetch(`${origin}${path}`, init()));
+    expect(ours).toEqual(theirs);
+  });
+
+  test('a body cut short in its gzip, and raw deflate, decode as far as they go', async () => {
+    const cut = await pool.fetch(`${origin}/gzip-cut`, init());
+    expect(await cut.text()).toBe('{"zipped":true,"cut":"here"}');
+    expect(await (await pool.fetch(`${origin}/deflate-raw`, init())).json()).toEqual({ raw: true });
+  });
+
+  test('more than five content codings fail as "fetch failed", none decoded', async () => {
+    const many = createServer((_request, response) => {
+      response.writeHead(200, { 'content-encoding': Array(6).fill('gzip').join(', ') });
+      response.end(gzipSync('{}'));
+    });
+    many.listen(0, '127.0.0.1');
+    await once(many, 'listening');
+    const url = `http://127.0.0.1:${(many.address() as AddressInfo).port}/`;
+    const ours = await failureOf(() => pool.fetch(url, init()));
+    expect(ours).toEqual(await failureOf(() => fetch(url, init())));
+    expect(ours).toMatchObject({ type: 'TypeError', message: 'fetch failed' });
+    many.closeAllConnections();
+    many.close();
+  });
 
   test('a HEAD or GET without a body, a body of bytes, and a text body without a type', async () => {
     const head = await pool.fetch(`${origin}/json`, init({ method: 'HEAD', body: null }));
@@ -181,6 +230,65 @@ describe('createProviderFetch answers as the global fetch does', () => {
     const already = new AbortController();
     already.abort(reason);
     await expect(pool.fetch(`${origin}/json`, init({ signal: already.signal }))).rejects.toBe(reason);
+  });
+
+  test('an abort after a compressed body arrived, before all of it was read, fails the rest of the read', async () => {
+    const reason = new DOMException('The request deadline passed.', 'TimeoutError');
+    const read = async (fetcher: typeof fetch) => {
+      const aborter = new AbortController();
+      const response = await fetcher(`${origin}/gzip-long`, init({ signal: aborter.signal }));
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // The first decoded piece is out: the few compressed bytes behind it have all been taken in.
+      await reader.read();
+      aborter.abort(reason);
+      for (;;) if ((await reader.read()).done) return;
+    };
+    await expect(read(fetch)).rejects.toBe(reason);
+    await expect(read(pool.fetch)).rejects.toBe(reason);
+  });
+
+  test('after extra bytes past a content-length, 103 Early Hints, or a body cancelled mid-way, the pool still answers', async () => {
+    // Raw bytes node:http would not send, one answer per request as it arrives.
+    const WIRE: Record<string, string> = {
+      '/extra': 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokHTTP/1.1 500 Stray\r\n\r\n',
+      '/early':
+        'HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok',
+      '/ok': 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok',
+    };
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      let pending = '';
+      socket.on('data', (data) => {
+        pending += data.toString('latin1');
+        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+          const head = pending.slice(0, end);
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+          if (pending.length < end + 4 + length) return;
+          pending = pending.slice(end + 4 + length);
+          const path = head.split(' ')[1] ?? '';
+          if (path !== '/endless') socket.write(WIRE[path] ?? '');
+          else {
+            socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+            const timer = setInterval(() => socket.write('4\r\nmore\r\n'), 5);
+            socket.once('close', () => clearInterval(timer));
+          }
+        }
+      });
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    for (const path of ['/extra', '/early']) {
+      const theirs = await answerOf(await fetch(`${url}${path}`, init()));
+      expect(await answerOf(await pool.fetch(`${url}${path}`, init()))).toEqual(theirs);
+      expect(await (await pool.fetch(`${url}/ok`, init())).text()).toBe('ok');
+    }
+    const endless = await pool.fetch(`${url}/endless`, init());
+    const reader = (endless.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('more');
+    await reader.cancel();
+    expect(await (await pool.fetch(`${url}/ok`, init())).text()).toBe('ok');
+    raw.close();
   });
 
   test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on), its connection dropped', async () => {

@@ -1,5 +1,5 @@
-import { pipeline, type Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { pipeline, type Readable, Transform } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, request } from 'undici';
 
 /** The `fetch` the gateway calls its providers through, and how to let its connections go. */
@@ -19,13 +19,55 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** What a `Response`'s `statusText` may hold (HTTP's reason-phrase). */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** The most content codings an answer may list, as `fetch` allows: each one is another decoder to run. */
+const MAX_CODINGS = 5;
+
+/** As lenient as `fetch`'s decoders: a compressed body cut short yields what it holds instead of failing. */
+const LENIENT = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+
+/** `deflate` as `fetch` reads it: a zlib stream, or the raw deflate some servers send under that name. */
+function createDeflateDecoder(): Transform {
+  let inflate: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (inflate === undefined) {
+        if (chunk.length === 0) return callback();
+        // A zlib stream opens with its method, deflate (8), in the low bits of its first byte.
+        inflate = ((chunk[0] ?? 0) & 0x0f) === 0x08 ? createInflate(LENIENT) : createInflateRaw(LENIENT);
+        inflate.on('data', (decoded: Buffer) => this.push(decoded));
+        inflate.on('error', (error) => this.destroy(error));
+      }
+      inflate.write(chunk, callback);
+    },
+    flush(callback) {
+      if (inflate === undefined) return callback();
+      inflate.once('end', () => callback());
+      inflate.end();
+    },
+    destroy(error, callback) {
+      inflate?.destroy();
+      callback(error);
+    },
+  });
+}
+
 /** The content codings `fetch` decodes, and how. */
 const DECODERS: Readonly<Record<string, () => Transform>> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => createGunzip(LENIENT),
+  'x-gzip': () => createGunzip(LENIENT),
+  deflate: createDeflateDecoder,
+  br: () =>
+    createBrotliDecompress({
+      flush: constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: constants.BROTLI_OPERATION_FLUSH,
+    }),
 };
+
+/** The codings an answer lists, in the order they were applied (`identity` and blanks count, as in `fetch`). */
+function codingsOf(headers: Headers): string[] {
+  const coding = headers.get('content-encoding');
+  return coding === null ? [] : coding.split(',').map((name) => name.trim().toLowerCase());
+}
 
 /** A body the direct path sends as it is: text or bytes. Anything else (a form, a blob, a stream) goes to `fetch`. */
 function isPlainBody(body: unknown): body is string | Uint8Array | ArrayBuffer | null | undefined {
@@ -85,19 +127,15 @@ function networkError(message: string, cause: unknown): TypeError {
  */
 function webBody(
   source: Readable,
-  coding: string | null,
+  applied: readonly string[],
   signal: AbortSignal | null | undefined,
 ): ReadableStream<Uint8Array> {
   // A body destroyed before it is read (an abort, a cancel) emits its error with no reader listening; it
   // reaches the reader through the iterator, and must never reach the process as an uncaught exception.
   source.on('error', ignore);
-  // Codings are listed in the order they were applied, so they are undone from the last; one `fetch` does not
-  // know leaves the body as it came.
-  const codings = (coding ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '' && name !== 'identity')
-    .reverse();
+  // Codings are undone from the last applied; one `fetch` does not decode (`identity` too) leaves the body as it
+  // came.
+  const codings = [...applied].reverse();
   const decoders = codings.map((name) => DECODERS[name]);
   let readable: Readable = source;
   if (codings.length > 0 && decoders.every((decoder) => decoder !== undefined)) {
@@ -108,6 +146,13 @@ function webBody(
   const chunks = readable[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // As in `fetch`, an abort fails every read after it, even of a body that had already arrived whole.
+      if (signal?.aborted) {
+        readable.destroy();
+        source.destroy();
+        controller.error(signal.reason);
+        return;
+      }
       try {
         const next = await chunks.next();
         if (next.done) controller.close();
@@ -165,19 +210,21 @@ export function createProviderFetch(): ProviderFetch {
     }
     const status = answer.statusCode;
     const statusText = answer.statusText ?? '';
+    const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
     let headers: Headers;
     try {
       // A status, reason phrase or header `Response` cannot carry fails the call.
       if (status < 200 || status > 599) throw new RangeError(`The answer's status ${status} is not 200–599.`);
       if (!REASON_PHRASE.test(statusText)) throw new TypeError("The answer's reason phrase is not valid.");
       headers = responseHeaders(answer.headers);
+      if (!empty && codingsOf(headers).length > MAX_CODINGS)
+        throw new RangeError(`The answer lists more than ${MAX_CODINGS} content codings.`);
     } catch (error) {
       drop(answer.body);
       throw networkError('fetch failed', error);
     }
-    const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
     if (empty) discard(answer.body);
-    const stream = empty ? null : webBody(answer.body, headers.get('content-encoding'), signal);
+    const stream = empty ? null : webBody(answer.body, codingsOf(headers), signal);
     return new Response(stream, { status, statusText, headers });
   };
   // `destroy`, not `close`: undici's `close` waits for requests in flight, and a `destroy` after it no longer
