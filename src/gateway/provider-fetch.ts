@@ -176,7 +176,7 @@ function webBody(
  * gateway's provider fetch makes — text or bytes as its body, redirects not followed — goes straight to the
  * pool through undici's `request`, and its answer comes back as a `Response` streaming the body as it arrives:
  * the same status, headers (a content coding decoded, as `fetch` does), abort reasons and `fetch failed` /
- * `terminated` errors as the global `fetch` gives, for about half its CPU per call (BENCHMARKS.md, "Gateway").
+ * `terminated` errors as the global `fetch` gives, for about 0.6× its CPU per plain call (BENCHMARKS.md, "Gateway").
  * Anything else (a `Request` object, a form or stream body, a redirect to follow) goes to the global `fetch` on
  * the same pool, so every provider package sends what it sends. Timeouts stay the gateway's (the route's
  * deadline and the first-byte bound abort the call); undici's own are only a backstop.
