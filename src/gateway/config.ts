@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isJsonObject } from '../contract/findings.js';
+import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
 import { pointerOf } from '../json/json-pointer.js';
+import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
@@ -183,6 +184,14 @@ export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[]
         }))
       : [{ path: pointerOf(...issue.path), message: issue.message }],
   );
+}
+
+/** Each member name a strict read found twice, as a problem said as every validator says it (the object's pointer). */
+export function duplicateProblems(duplicates: readonly DuplicateMember[]): ConfigProblem[] {
+  return duplicates.map((duplicate) => {
+    const { path, message } = duplicateMemberFinding(duplicate);
+    return { path, message };
+  });
 }
 
 /** True when `value` names a provider type a configuration may use. */

@@ -212,19 +212,21 @@ export function createProviderFetch(): ProviderFetch {
     const statusText = answer.statusText ?? '';
     const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
     let headers: Headers;
+    let codings: string[];
     try {
       // A status, reason phrase or header `Response` cannot carry fails the call.
       if (status < 200 || status > 599) throw new RangeError(`The answer's status ${status} is not 200–599.`);
       if (!REASON_PHRASE.test(statusText)) throw new TypeError("The answer's reason phrase is not valid.");
       headers = responseHeaders(answer.headers);
-      if (!empty && codingsOf(headers).length > MAX_CODINGS)
+      codings = empty ? [] : codingsOf(headers);
+      if (codings.length > MAX_CODINGS)
         throw new RangeError(`The answer lists more than ${MAX_CODINGS} content codings.`);
     } catch (error) {
       drop(answer.body);
       throw networkError('fetch failed', error);
     }
     if (empty) discard(answer.body);
-    const stream = empty ? null : webBody(answer.body, codingsOf(headers), signal);
+    const stream = empty ? null : webBody(answer.body, codings, signal);
     return new Response(stream, { status, statusText, headers });
   };
   // `destroy`, not `close`: undici's `close` waits for requests in flight, and a `destroy` after it no longer

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { duplicateMemberFinding } from '../contract/findings.js';
 import { readJson } from '../json/index.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { type ConfigProblem, problemsOf } from './config.js';
+import { type ConfigProblem, duplicateProblems, problemsOf } from './config.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
 
 /** Why a request body was refused: the failure's code, a sentence and its details. */
@@ -154,11 +153,7 @@ export function parseJsonRequest<S extends z.ZodType>(bytes: Uint8Array, schema:
       }),
     };
   }
-  // A duplicate is said as every validator says it: the object's pointer, and a message naming the member.
-  const problems: ConfigProblem[] = read.duplicates.map((duplicate) => {
-    const { path, message } = duplicateMemberFinding(duplicate);
-    return { path, message };
-  });
+  const problems: ConfigProblem[] = duplicateProblems(read.duplicates);
   const parsed = schema.safeParse(read.value, REQUEST_PARSE_OPTIONS);
   if (!parsed.success) problems.push(...problemsOf(expandUnions(parsed.error.issues)));
   if (problems.length > 0) return { ok: false, problem: invalidRequest(problems) };

@@ -8,9 +8,8 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
-import { duplicateMemberFinding } from '../../contract/findings.js';
 import { isVerdictError } from '../../errors.js';
-import { describeMissingKeys } from '../../gateway/config.js';
+import { describeMissingKeys, duplicateProblems } from '../../gateway/config.js';
 import {
   type AssetHandler,
   checkCredentials,
@@ -178,10 +177,7 @@ async function loadConfig(
       problems: [{ path: '', message: `${path} is not JSON: ${read.error.message}${where}` }],
     };
   }
-  const duplicates = read.duplicates.map((duplicate) => {
-    const { path, message } = duplicateMemberFinding(duplicate);
-    return { path, message };
-  });
+  const duplicates = duplicateProblems(read.duplicates);
   const checked = checkGatewayConfig(read.value);
   if (!checked.ok || duplicates.length > 0) {
     return { ok: false, problems: [...duplicates, ...(checked.ok ? [] : checked.problems)] };
