@@ -4,6 +4,7 @@ import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { randomHex } from '../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../unified/types.js';
+import type { AttemptTracer } from './observability/request-telemetry.js';
 import type { ProviderModels } from './providers.js';
 import type { StopNotice } from './stop-notice.js';
 import { attemptFailure } from './upstream-fault.js';
@@ -160,6 +161,8 @@ export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
   stopSignal?: StopNotice | undefined;
   /** Trace flags of the incoming `traceparent`, passed on. */
   traceFlags?: string | undefined;
+  /** Begins a span per attempt when OpenTelemetry is on; its context then travels in `traceparent`. */
+  tracer?: AttemptTracer | undefined;
 }): Promise<CallOutcome<R, M>> {
   const { targets, traceId, reliability } = options;
   const queuedMs = Math.max(0, options.queuedMs ?? 0);
@@ -217,10 +220,11 @@ export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
     for (let retry = 0; retry <= reliability.retries; retry++) {
       if (signal.aborted) break;
       attempts++;
+      const span = options.tracer?.startAttempt(target, attempts);
       const input: AttemptInput<M> = {
         target,
         signal,
-        headers: traceHeaders(traceId, options.traceFlags),
+        headers: span?.headers ?? traceHeaders(traceId, options.traceFlags),
         adapter,
       };
       try {
@@ -229,6 +233,7 @@ export async function callWithFallbacks<R, M extends AiSdkModelLike>(options: {
       } catch (error) {
         if (signal.aborted) break;
         last = attemptFailure(error, adapter);
+        span?.fail(last);
         const asked = retryAfterMs(error);
         lastAsked = asked;
         if (!isRetryable(last) || retry === reliability.retries) break;

@@ -3,6 +3,7 @@ import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
 import { pointerOf } from '../json/json-pointer.js';
 import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
+import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
 
@@ -53,6 +54,18 @@ const upstreamSchema = z.strictObject({
   firstByteTimeoutMs: positiveInt.optional(),
 });
 
+const otelSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/ }).optional(),
+  tracesEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+  metricsEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+  protocol: z.enum(OTLP_PROTOCOLS).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  serviceName: z.string().min(1).optional(),
+  resourceAttributes: z.record(z.string(), z.string()).optional(),
+  captureContent: z.boolean().optional(),
+  latestConventions: z.boolean().optional(),
+});
+
 const targetSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model');
 
 /** The schema a configuration (file or object) is checked against; every problem is reported at once. */
@@ -74,6 +87,7 @@ export const gatewayConfigSchema = z.strictObject({
   shutdownGraceMs: nonNegativeInt.optional(),
   videoPollMs: positiveInt.optional(),
   upstream: upstreamSchema.optional(),
+  otel: otelSchema.optional(),
   maxConnections: positiveInt.optional(),
   headersTimeoutMs: positiveInt.optional(),
   bodyTimeoutMs: positiveInt.optional(),
@@ -135,6 +149,8 @@ export interface GatewayConfig {
   cors?: { origins: string[] } | undefined;
   /** Log prompt and output text (off by default). */
   logContent?: boolean | undefined;
+  /** OpenTelemetry export over OTLP/HTTP, over the OTEL_* variables (docs/gateway.md, "OpenTelemetry"). */
+  otel?: OtelConfig | undefined;
   /** How long a graceful stop waits for requests in flight, in milliseconds (10 000). */
   shutdownGraceMs?: number | undefined;
   /** Milliseconds between two status checks of a video job (2 000). */

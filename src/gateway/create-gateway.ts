@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
@@ -10,6 +11,8 @@ import { createRequireKey } from './middleware/require-key.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
+import { readOtelSettings } from './observability/otel-settings.js';
+import type { GatewayTelemetry } from './observability/request-telemetry.js';
 import { createRedactor } from './redact-secrets.js';
 import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
@@ -75,13 +78,20 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           log: options.log,
           now: options.storeClock,
         });
+  const telemetry = startTelemetry(options);
   const app = new Hono<GatewayEnv>();
 
-  // Middleware, outermost first (docs/design.md, "The gateway's request path"): in-flight count, trace id, one
-  // log line and the metrics for every request whatever answers it, CORS, then the key check and the shutdown
-  // refusal on what they guard.
+  // Middleware, outermost first (docs/design.md, "The gateway's request path"): in-flight count, trace id, the
+  // request's spans when OpenTelemetry is on, one log line and the metrics for every request whatever answers
+  // it, CORS, then the key check and the shutdown refusal on what they guard.
   app.use(shutdown.track);
   app.use(createTraceIdMiddleware());
+  if (telemetry !== undefined) {
+    app.use((c, next) => {
+      const loaded = telemetry.current();
+      return loaded === undefined ? next() : loaded.middleware(c, next);
+    });
+  }
   app.use(
     createRequestLog({
       metrics,
@@ -163,6 +173,54 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       shutdown.close();
       stop.abort();
     },
-    flush: (deadlineMs?: number) => teams?.flush(deadlineMs) ?? Promise.resolve(0),
+    async flush(deadlineMs?: number) {
+      const [dropped] = await Promise.all([
+        teams?.flush(deadlineMs) ?? Promise.resolve(0),
+        telemetry?.flush(deadlineMs),
+      ]);
+      return dropped;
+    },
   });
+}
+
+/**
+ * The gateway's OpenTelemetry export: the one given, or one loaded in the background when an endpoint is
+ * configured (requests before it is loaded are not traced), or `undefined` (nothing loaded, no cost). Throws a
+ * `VerdictError` for settings it cannot export with.
+ */
+function startTelemetry(
+  options: GatewayOptions,
+): { current(): GatewayTelemetry | undefined; flush(deadlineMs?: number): Promise<void> } | undefined {
+  let loaded = options.telemetry;
+  let loading: Promise<void> | undefined;
+  if (loaded === undefined) {
+    const read = readOtelSettings(options.otel, options.env ?? {});
+    if (!read.ok) throw new VerdictError('invalid_argument', `OpenTelemetry: ${read.problems.join(' ')}`);
+    const settings = read.settings;
+    if (settings === undefined) return undefined;
+    loading = import('./observability/load-telemetry.js')
+      .then(({ loadTelemetry }) => loadTelemetry(settings, { log: options.log }))
+      .then(
+        (telemetry) => {
+          loaded = telemetry;
+        },
+        (error: unknown) => {
+          // The packages are optional (docs/install.md): the gateway answers on without tracing.
+          options.log?.(
+            JSON.stringify({
+              time: new Date().toISOString(),
+              event: 'otel_unavailable',
+              error: error instanceof Error ? error.message.slice(0, 200) : String(error),
+            }),
+          );
+        },
+      );
+  }
+  return {
+    current: () => loaded,
+    async flush(deadlineMs) {
+      await loading;
+      await loaded?.flush(deadlineMs);
+    },
+  };
 }

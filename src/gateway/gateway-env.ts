@@ -9,6 +9,7 @@ import type { RouteName } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import type { Caller } from './middleware/teams.js';
+import type { RequestTelemetry } from './observability/request-telemetry.js';
 import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import type { Redactor } from './redact-secrets.js';
 import type { StopNotice } from './stop-notice.js';
@@ -43,6 +44,8 @@ export interface RequestFacts {
   clientClosed?: boolean;
   /** The name of the key that was accepted (with a store). */
   key?: string;
+  /** The envelope answered, for the request's spans (docs/gateway.md, "OpenTelemetry"). */
+  envelope?: UnifiedOutput;
 }
 
 /** Hono's variables in a gateway request. */
@@ -55,6 +58,8 @@ export interface GatewayEnv {
     redactor: Redactor;
     /** The key that was accepted, with its limits (with a store). */
     caller?: Caller | undefined;
+    /** The request's spans, when OpenTelemetry is on. */
+    telemetry?: RequestTelemetry | undefined;
   };
 }
 
@@ -153,6 +158,7 @@ export function onAnswerEnd(facts: RequestFacts | undefined, done: () => void): 
 export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedOutput): void {
   if (facts === undefined) return;
   facts.provider = envelope.provider;
+  facts.envelope = envelope;
   facts.code = envelope.success ? 'ok' : envelope.error.code;
   const model = envelope.metadata.model;
   if (typeof model === 'string') facts.model = model;

@@ -7,6 +7,7 @@ import {
   type ProviderSettings,
   providersFromEnv,
 } from './config.js';
+import type { GatewayTelemetry } from './observability/request-telemetry.js';
 import type { GatewayStore } from './store/open-store.js';
 
 // What `createGateway` takes, and what it reads from it before anything is built: the provider settings, the
@@ -43,6 +44,11 @@ export interface GatewayOptions extends GatewayConfig {
   storeFailOpen?: boolean | undefined;
   /** The clock of limit windows and usage records (tests); default: the system clock. */
   storeClock?: (() => Date) | undefined;
+  /**
+   * OpenTelemetry already loaded (`loadTelemetry`), so that the first request is traced; default: loaded in the
+   * background when `otel` or the OTEL_* variables of `env` name an endpoint, else nothing is loaded.
+   */
+  telemetry?: GatewayTelemetry | undefined;
 }
 
 /** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */

@@ -141,6 +141,7 @@ export async function serveCall<R, K extends RouteName>(
       queuedMs: place.queuedMs,
       stopSignal: runtime.stopSignal,
       traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+      tracer: c.get('telemetry'),
     });
     if (c.req.raw.signal.aborted) facts.clientClosed = true;
     outcome.finish();

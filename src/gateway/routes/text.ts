@@ -338,6 +338,7 @@ export function serveTextStream(
       queuedMs: place.queuedMs,
       stopSignal: runtime.stopSignal,
       traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+      tracer: c.get('telemetry'),
     });
     facts.attempts = outcome.attempts;
     const callFacts = (target?: Target) => ({
@@ -354,6 +355,8 @@ export function serveTextStream(
       return respond(c, failure, undefined, callFacts());
     }
     const { value: started, target, input } = outcome.result;
+    // The call resolved at the stream's first text (startStream).
+    c.get('telemetry')?.firstToken();
     facts.target = target.label;
     const release = takeRelease();
     let finished!: () => void;
