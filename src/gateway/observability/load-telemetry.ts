@@ -192,6 +192,15 @@ function callerContextOf(
   return { spanId, flags: Number.parseInt(flags.slice(0, 2), 16) };
 }
 
+/**
+ * Now in epoch milliseconds with sub-millisecond precision, from one clock for every span: the SDK's own start
+ * and end times add a per-span offset rounded to Date.now()'s millisecond, which can put a child's end after
+ * its parent's.
+ */
+function clock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** A W3C trace id the SDK accepts. */
 const W3C_TRACE_ID = /^(?!0{32})[0-9a-f]{32}$/;
 
@@ -339,6 +348,7 @@ export async function loadTelemetry(
       {
         kind: SpanKind.SERVER,
         attributes: { [A.httpMethod]: c.req.method, [A.traceId]: traceId },
+        startTime: clock(),
       },
       parent,
     );
@@ -397,8 +407,9 @@ export async function loadTelemetry(
         span?.setStatus({ code: SpanStatusCode.ERROR, message: code });
         measured[A.errorType] = code;
       }
-      histograms?.operationDuration.record((performance.now() - attempt.startedAt) / 1000, measured);
-      span?.end();
+      const now = clock();
+      histograms?.operationDuration.record((now - attempt.startedAt) / 1000, measured);
+      span?.end(now);
     };
 
     return {
@@ -414,6 +425,7 @@ export async function loadTelemetry(
           [A.requestModel]: target.modelId,
           ...server,
         };
+        const startedAt = clock();
         const span = tracer?.startSpan(
           `${operation} ${target.modelId}`,
           {
@@ -426,15 +438,16 @@ export async function loadTelemetry(
               [A.target]: target.label,
               [A.attempt]: number,
             },
+            startTime: startedAt,
           },
           context,
         );
-        if (settings.captureContent && span !== undefined && span.isRecording()) {
+        if (settings.captureContent && span?.isRecording()) {
           captured ??= capture(inputMessagesOf(body()));
           if (latest) span.setAttribute(A.inputMessages, captured);
           else span.addEvent(OTEL_EVENTS.prompt, { [OTEL_EVENTS.promptAttribute]: captured });
         }
-        const attempt: Attempt = { span, startedAt: performance.now(), metricAttributes, ended: false };
+        const attempt: Attempt = { span, startedAt, metricAttributes, ended: false };
         current = attempt;
         const spanContext = span?.spanContext();
         const headers = traceHeaders(traceId);
@@ -449,7 +462,7 @@ export async function loadTelemetry(
       },
       firstToken() {
         if (current === undefined || current.ended) return;
-        const seconds = (performance.now() - current.startedAt) / 1000;
+        const seconds = (clock() - current.startedAt) / 1000;
         current.span?.setAttribute(A.timeToFirstTokenS, seconds);
         firstTokenHistogram?.record(seconds, current.metricAttributes);
       },
@@ -471,7 +484,7 @@ export async function loadTelemetry(
         if (code !== 'ok') server.setAttribute(A.errorType, code);
         // An HTTP server span is an error when the gateway failed (5xx), not when the client's request did.
         if (status >= 500) server.setStatus({ code: SpanStatusCode.ERROR, message: code });
-        server.end();
+        server.end(clock());
       },
     };
   }
