@@ -32,8 +32,13 @@ export type Gateway = Hono<GatewayEnv> & {
    * (a stream gets it as its final event) and logged.
    */
   abortInFlight(): void;
-  /** Write the usage records still queued (a graceful stop); answers how many were dropped. */
+  /**
+   * Write the usage records still queued and export the spans and metrics held (a graceful stop); answers how
+   * many usage records were dropped.
+   */
   flush(deadlineMs?: number): Promise<number>;
+  /** Resolves once the OpenTelemetry export is loaded, or failed to load (at once when none is configured). */
+  ready(): Promise<void>;
 };
 
 /** The routes of the table by path; a path with a parameter is matched by what comes before the parameter. */
@@ -173,6 +178,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       shutdown.close();
       stop.abort();
     },
+    ready: () => telemetry?.ready() ?? Promise.resolve(),
     async flush(deadlineMs?: number) {
       const [dropped] = await Promise.all([
         teams?.flush(deadlineMs) ?? Promise.resolve(0),
@@ -190,7 +196,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
  */
 function startTelemetry(
   options: GatewayOptions,
-): { current(): GatewayTelemetry | undefined; flush(deadlineMs?: number): Promise<void> } | undefined {
+):
+  | {
+      current(): GatewayTelemetry | undefined;
+      ready(): Promise<void>;
+      flush(deadlineMs?: number): Promise<void>;
+    }
+  | undefined {
   let loaded = options.telemetry;
   let loading: Promise<void> | undefined;
   if (loaded === undefined) {
@@ -218,6 +230,9 @@ function startTelemetry(
   }
   return {
     current: () => loaded,
+    ready: async () => {
+      await loading;
+    },
     async flush(deadlineMs) {
       await loading;
       await loaded?.flush(deadlineMs);

@@ -421,8 +421,7 @@ describe('OpenTelemetry off, and a collector that is down or stalled', () => {
     const receiver = await startOtlpReceiver();
     try {
       const on = gatewayWith(undefined, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
-      // The background load has finished once a flush returns.
-      await on.flush();
+      await on.ready();
       expect(telemetryLoads()).toBe(before + 1);
       const response = await post(on, { model: 'openai:gpt-4o-mini', input: 'Hi' });
       expect(response.status).toBe(200);

@@ -81,6 +81,12 @@ export const GATEWAY_COMMAND = {
       description: 'Also follow symlinks that lead out of the console directory.',
     },
     'log-content': { type: 'boolean', description: 'Log prompts and outputs (off by default).' },
+    'otel-endpoint': {
+      type: 'string',
+      description:
+        'Export OpenTelemetry traces and metrics over OTLP/HTTP to this collector (default OTEL_EXPORTER_OTLP_ENDPOINT, else off).',
+      valueName: 'URL',
+    },
     demo: {
       type: 'boolean',
       description: 'Add the offline demo provider: recorded answers for every route, no account needed.',
@@ -285,6 +291,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-dotfiles'?: boolean;
     'console-symlinks'?: boolean;
     'log-content'?: boolean;
+    'otel-endpoint'?: string;
     demo?: boolean;
     store?: string;
     'store-fail-open'?: boolean;
@@ -378,6 +385,9 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       fetch: providerFetch.fetch,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
+      ...(options['otel-endpoint'] === undefined
+        ? {}
+        : { otel: { ...config.otel, endpoint: options['otel-endpoint'] } }),
       env: io.env,
       log,
       ...consoleHandler,
@@ -393,6 +403,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
     return EXIT.success;
   }
+  // The OpenTelemetry export, when configured, is loaded before the first request, so that every one is traced.
+  await gateway.ready();
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const headersTimeout = config.headersTimeoutMs ?? 10_000;
@@ -468,8 +480,9 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     server.closeAllConnections();
   }
   await closed;
+  // Usage records still queued are written, and the spans and metrics held are exported.
+  const dropped = await gateway.flush(Math.max(1000, grace));
   if (store !== undefined) {
-    const dropped = await gateway.flush(Math.max(1000, grace));
     if (dropped > 0) io.stderr.write(`verdict gateway: ${dropped} usage record(s) could not be written\n`);
     await store.close().catch(() => undefined);
   }
