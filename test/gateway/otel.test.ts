@@ -3,12 +3,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { run } from '../../src/cli/run.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { loadTelemetry, telemetryLoads } from '../../src/gateway/observability/load-telemetry.js';
 import { OTEL_METRICS } from '../../src/gateway/observability/otel-names.js';
 import { readOtelSettings } from '../../src/gateway/observability/otel-settings.js';
 import type { GatewayTelemetry } from '../../src/gateway/observability/request-telemetry.js';
 import type { UnifiedOutput } from '../../src/unified/types.js';
+import { memoryIo } from '../helpers/memory-io.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { ROOT } from '../support/ensure-build.js';
@@ -510,5 +512,46 @@ describe('OpenTelemetry off, and a collector that is down or stalled', () => {
       release();
       await receiver.close();
     }
+  });
+});
+
+describe('verdict gateway --otel-endpoint', () => {
+  test('traces the first request, and exports what it holds when it stops', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const controller = new AbortController();
+      const io = memoryIo({
+        env: {
+          OPENAI_API_KEY: 'sk-env-openai-secret',
+          OPENAI_BASE_URL: replay.baseURL.openai,
+          // Nothing is exported on a schedule within the test: only the stop's flush sends the spans.
+          OTEL_BSP_SCHEDULE_DELAY: '600000',
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        },
+        signal: controller.signal,
+      });
+      const exit = run(['gateway', '--port', '0', '--otel-endpoint', receiver.url], io);
+      await expect.poll(() => /serving on http/.test(io.stderr.text()), { timeout: 20_000 }).toBe(true);
+      const url = /serving on (http:\/\/[^ ]+)/.exec(io.stderr.text())?.[1] as string;
+      const response = await fetch(`${url}/v1/text`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      expect(receiver.spans).toEqual([]);
+      controller.abort();
+      expect(await exit).toBe(0);
+      expect(treeOf(receiver, response.headers.get('x-trace-id') as string).clients).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a bad endpoint is a configuration error, exit 2', async () => {
+    const io = memoryIo({ env: { OPENAI_API_KEY: 'sk-env-openai-secret' } });
+    const status = await run(['gateway', '--check-config', '--otel-endpoint', 'ftp://collector'], io);
+    expect(status).toBe(2);
+    expect(io.stderr.text() + io.stdout.text()).toContain('OpenTelemetry: The OTLP endpoint must be an http');
   });
 });
