@@ -2,7 +2,7 @@
 //
 //   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
 //                          [--modes plain,stream] [--soak N] [--warmup N] [--force] [--baseline DIR]
-//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey]
+//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey,otel] [--otel]
 //
 // One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
 // of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
@@ -16,6 +16,10 @@
 // `--baseline DIR` adds a second verdict build as one more target, "verdict gateway (baseline)": DIR is another
 // checkout (its `dist/cli/main.js`, built) or that file itself, so that a change's CPU per request is compared
 // with the build before it in the same rounds, on the same machine load.
+//
+// `--otel` adds "verdict gateway (OpenTelemetry)": the same build exporting its spans and metrics over OTLP/HTTP
+// (protobuf) to a sink process that answers every export at once, so that tracing's CPU per request is measured
+// next to the gateway without it in the same rounds.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -39,8 +43,10 @@ const SOAK_TOTAL = Number(option('soak', '100000'));
 const WARMUP = Number(option('warmup', '1000'));
 const BASELINE = option('baseline', undefined);
 /** Which targets are timed (all by default): a narrower run compares two of them in more rounds. */
-const TARGET_KEYS = ['direct', 'floor', 'ai-sdk', 'verdict', 'baseline', 'portkey'];
+const TARGET_KEYS = ['direct', 'floor', 'ai-sdk', 'verdict', 'baseline', 'portkey', 'otel'];
+const OTEL = args.includes('--otel');
 const TARGETS = new Set(option('targets', TARGET_KEYS.join(',')).split(','));
+if (!OTEL) TARGETS.delete('otel');
 for (const key of TARGETS) {
   if (!TARGET_KEYS.includes(key))
     throw new Error(`--targets: ${key} is not one of ${TARGET_KEYS.join(', ')}`);
@@ -314,6 +320,26 @@ const baseline =
         verdictEnv,
         '/healthz',
       );
+// An OTLP/HTTP sink: every export is read whole and answered 200 with an empty protobuf body.
+const SINK_SOURCE = `
+import { createServer } from 'node:http';
+createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+const sink = OTEL
+  ? await startServer('OTLP sink', () => ['--input-type=module', '-e', SINK_SOURCE], {}, '/')
+  : undefined;
+const traced =
+  sink === undefined
+    ? undefined
+    : await startServer(
+        'verdict gateway (OpenTelemetry)',
+        (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', String(port)],
+        { ...verdictEnv, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` },
+        '/healthz',
+      );
 let portkey;
 let portkeyError;
 try {
@@ -381,6 +407,9 @@ function targetsOf(shape, streamed) {
   ];
   if (baseline) {
     targets.push({ key: 'baseline', ...baseline, path: '/v1/text', body: verdictBody, headers: json });
+  }
+  if (traced) {
+    targets.push({ key: 'otel', ...traced, path: '/v1/text', body: verdictBody, headers: json });
   }
   if (portkey) {
     targets.push({
