@@ -333,6 +333,20 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
     expect(providerTraceparents()).toEqual([`00-${traceId}-${clients[0]?.spanId}-01`]);
   });
 
+  test("a caller's unsampled trace exports nothing and stays unsampled at the provider", async () => {
+    const gateway = gatewayWith(telemetry);
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    const response = await post(
+      gateway,
+      { model: 'openai:gpt-4o-mini', input: 'Hi' },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-00` },
+    );
+    expect(response.status).toBe(200);
+    await gateway.flush();
+    expect(receiver.spans.filter((span) => span.traceId === traceId)).toEqual([]);
+    expect(providerTraceparents()[0]).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+  });
+
   test('content is not captured unless asked for', async () => {
     const gateway = gatewayWith(telemetry);
     const response = await post(gateway, { model: 'openai:gpt-4o-mini', input: 'A private question' });

@@ -450,7 +450,8 @@ export async function loadTelemetry(
         const attempt: Attempt = { span, startedAt, metricAttributes, ended: false };
         current = attempt;
         const spanContext = span?.spanContext();
-        const headers = traceHeaders(traceId);
+        // Without a span (metrics only) the provider still gets the caller's trace flags, as with tracing off.
+        const headers = traceHeaders(traceId, caller?.flags.toString(16).padStart(2, '0'));
         if (spanContext !== undefined && trace.isSpanContextValid(spanContext)) {
           const flags = spanContext.traceFlags.toString(16).padStart(2, '0');
           headers.traceparent = `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;

@@ -35,7 +35,6 @@ export const OTEL_ATTRIBUTES = {
   httpMethod: 'http.request.method',
   httpRoute: 'http.route',
   httpStatus: 'http.response.status_code',
-  urlPath: 'url.path',
   traceId: 'verdict.trace_id',
   keyName: 'verdict.key_name',
   target: 'verdict.target',
@@ -43,7 +42,6 @@ export const OTEL_ATTRIBUTES = {
   attempts: 'verdict.attempts',
   costUsd: 'verdict.cost_usd',
   timeToFirstTokenS: 'verdict.time_to_first_token_s',
-  fallbackFrom: 'verdict.fallback_from',
 } as const;
 
 /** The span events of content capture with the conventions up to v1.36 (the default). */
