@@ -9,6 +9,7 @@ import { loadTelemetry, telemetryLoads } from '../../src/gateway/observability/l
 import { OTEL_METRICS } from '../../src/gateway/observability/otel-names.js';
 import { readOtelSettings } from '../../src/gateway/observability/otel-settings.js';
 import type { GatewayTelemetry } from '../../src/gateway/observability/request-telemetry.js';
+import { createKey, migrateStore, openStore } from '../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../src/unified/types.js';
 import { memoryIo } from '../helpers/memory-io.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -345,6 +346,27 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
     await gateway.flush();
     expect(receiver.spans.filter((span) => span.traceId === traceId)).toEqual([]);
     expect(providerTraceparents()[0]).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+  });
+
+  test('the accepted key is named on the server span, never shown', async () => {
+    const store = await openStore(':memory:');
+    try {
+      await migrateStore(store);
+      const { key } = await createKey(store, 'team-a', {});
+      const gateway = gatewayWith(telemetry, { store });
+      const response = await post(
+        gateway,
+        { model: 'openai:gpt-4o-mini', input: 'Hi' },
+        { authorization: `Bearer ${key}` },
+      );
+      expect(response.status).toBe(200);
+      await gateway.flush();
+      const { server } = treeOf(receiver, response.headers.get('x-trace-id') as string);
+      expect(server.attributes['verdict.key_name']).toBe('team-a');
+      expect(shown(receiver.spans)).not.toContain(key);
+    } finally {
+      await store.close();
+    }
   });
 
   test('content is not captured unless asked for', async () => {
