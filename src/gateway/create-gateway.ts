@@ -189,20 +189,22 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   });
 }
 
+/** The gateway's OpenTelemetry export as the app holds it: loaded now, or later. */
+interface TelemetryHandle {
+  /** The export once loaded. */
+  current(): GatewayTelemetry | undefined;
+  /** Resolves once the load has ended, well or not. */
+  ready(): Promise<void>;
+  /** Export what is held, once loaded. */
+  flush(deadlineMs?: number): Promise<void>;
+}
+
 /**
  * The gateway's OpenTelemetry export: the one given, or one loaded in the background when an endpoint is
  * configured (requests before it is loaded are not traced), or `undefined` (nothing loaded, no cost). Throws a
  * `VerdictError` for settings it cannot export with.
  */
-function startTelemetry(
-  options: GatewayOptions,
-):
-  | {
-      current(): GatewayTelemetry | undefined;
-      ready(): Promise<void>;
-      flush(deadlineMs?: number): Promise<void>;
-    }
-  | undefined {
+function startTelemetry(options: GatewayOptions): TelemetryHandle | undefined {
   let loaded = options.telemetry;
   let loading: Promise<void> | undefined;
   if (loaded === undefined) {
