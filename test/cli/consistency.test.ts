@@ -55,18 +55,22 @@ describe('every command says the same thing the same way', () => {
     expect(JSON.parse(twice.out)).toMatchObject({ error_code: 'invalid_arguments' });
   });
 
-  test('an MCP profile without --tool-definition is a usage error, exit 2', async () => {
-    const { status, err } = await verdict([
+  test('an MCP profile without --tool-definition is a failing receipt with a global violation, exit 1', async () => {
+    const { status, out } = await verdict([
       'evidence',
       '--profile',
-      'mcp-2025-11-25',
+      'mcp-2026-07-28',
       '--success',
       'success.json',
       '--failure',
       'failure.json',
+      '--json',
     ]);
-    expect(status).toBe(2);
-    expect(err).toContain('--tool-definition');
+    expect(status).toBe(1);
+    const receipt = JSON.parse(out);
+    expect(receipt).toMatchObject({ success: false, receipt_schema: expect.any(String) });
+    expect(receipt.details.tool_definition).toBeNull();
+    expect(receipt.details.violations.join('\n')).toMatch(/^tool_definition_missing/m);
   });
 
   test.each([
