@@ -131,6 +131,15 @@ describe('verdict gateway on a first run', () => {
     }
   });
 
+  test('refuses a short VERDICT_ADMIN_KEY when it starts, as it refuses a short gateway key', async () => {
+    for (const env of [{ VERDICT_ADMIN_KEY: 'short' }, { VERDICT_GATEWAY_KEYS: 'short' }]) {
+      const io = memoryIo({ env, cwd: dir });
+      // --check-config makes the gateway the start-up would make, and answers at once either way.
+      expect(await run(['gateway', '--demo', '--check-config'], io), JSON.stringify(env)).toBe(2);
+      expect(io.stderr.text()).toMatch(/at least 16 characters/);
+    }
+  });
+
   test('with providers, its first line lists them and the console address', async () => {
     const cli = await startCli(['--demo'], { OPENAI_API_KEY: 'sk-first-run' });
     const first = cli.io.stderr.text().split('\n')[0] ?? '';
