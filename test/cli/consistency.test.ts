@@ -84,6 +84,31 @@ describe('every command says the same thing the same way', () => {
     expect(JSON.parse(out).message).toMatch(new RegExp(`^Invalid arguments for ${name}: `));
   });
 
+  test.each([
+    [['normalise'], '`normalize`'],
+    [['valdiate', 'x.json'], '`validate`'],
+    [['gateway', 'keys', 'creat', '--name', 'a'], '`create`'],
+    [['--verison'], '`--version`'],
+    [['validate', 'x.json', '--jsn'], '`--json`'],
+    [['gateway', '--prot', '1'], '`--port`'],
+    [['mcp', 'serve', '--tokn-file', 't'], '`--token-file`'],
+    [['evidence', '--success', 'a', '--failure', 'b', '--tool-def', 't'], '`--tool-definition`'],
+  ])('an unknown word %j suggests the closest known one, exit 2', async (argv, suggestion) => {
+    const human = await verdict(argv);
+    expect(human.status).toBe(2);
+    expect(human.err).toContain(`Did you mean ${suggestion}?`);
+    const json = await verdict([...argv, '--json']);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.out).message).toContain(`Did you mean ${suggestion}?`);
+  });
+
+  test('a word close to nothing gets no suggestion', async () => {
+    const { status, err } = await verdict(['deploy']);
+    expect(status).toBe(2);
+    expect(err).toContain('Unknown command "deploy".');
+    expect(err).not.toContain('Did you mean');
+  });
+
   test('a tool definition without outputSchema is not reported as checked', async () => {
     const { out } = await verdict([
       'mcp',
