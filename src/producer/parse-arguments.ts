@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { suggestClosest } from './suggest-closest.js';
 import type { OptionSpec, OptionSpecs, PositionalSpec } from './types.js';
 
 /** Arguments split into options and positionals, or the reason they could not be. */
@@ -98,7 +99,9 @@ export function parseArguments(
     const short = !token.rawName.startsWith('--');
     const spec = Object.hasOwn(specs, token.name) ? specs[token.name] : undefined;
     if (spec === undefined || (short && spec.short !== token.rawName.slice(1))) {
-      return `Unknown option ${short ? token.rawName : `--${token.name}`}.`;
+      if (short) return `Unknown option ${token.rawName}.`;
+      const closest = suggestClosest(token.name, [...Object.keys(specs), 'json', 'help']);
+      return `Unknown option --${token.name}.${closest === undefined ? '' : ` Did you mean \`--${closest}\`?`}`;
     }
     const name = token.name;
     if (spec.type === 'boolean') {

@@ -55,18 +55,22 @@ describe('every command says the same thing the same way', () => {
     expect(JSON.parse(twice.out)).toMatchObject({ error_code: 'invalid_arguments' });
   });
 
-  test('an MCP profile without --tool-definition is a usage error, exit 2', async () => {
-    const { status, err } = await verdict([
+  test('an MCP profile without --tool-definition is a failing receipt with a global violation, exit 1', async () => {
+    const { status, out } = await verdict([
       'evidence',
       '--profile',
-      'mcp-2025-11-25',
+      'mcp-2026-07-28',
       '--success',
       'success.json',
       '--failure',
       'failure.json',
+      '--json',
     ]);
-    expect(status).toBe(2);
-    expect(err).toContain('--tool-definition');
+    expect(status).toBe(1);
+    const receipt = JSON.parse(out);
+    expect(receipt).toMatchObject({ success: false, receipt_schema: expect.any(String) });
+    expect(receipt.details.tool_definition).toBeNull();
+    expect(receipt.details.violations.join('\n')).toMatch(/^tool_definition_missing/m);
   });
 
   test.each([
@@ -78,6 +82,31 @@ describe('every command says the same thing the same way', () => {
     const { status, out } = await verdict([...argv, '--json']);
     expect(status).toBe(2);
     expect(JSON.parse(out).message).toMatch(new RegExp(`^Invalid arguments for ${name}: `));
+  });
+
+  test.each([
+    [['normalise'], '`normalize`'],
+    [['valdiate', 'x.json'], '`validate`'],
+    [['gateway', 'keys', 'creat', '--name', 'a'], '`create`'],
+    [['--verison'], '`--version`'],
+    [['validate', 'x.json', '--jsn'], '`--json`'],
+    [['gateway', '--prot', '1'], '`--port`'],
+    [['mcp', 'serve', '--tokn-file', 't'], '`--token-file`'],
+    [['evidence', '--success', 'a', '--failure', 'b', '--tool-def', 't'], '`--tool-definition`'],
+  ])('an unknown word %j suggests the closest known one, exit 2', async (argv, suggestion) => {
+    const human = await verdict(argv);
+    expect(human.status).toBe(2);
+    expect(human.err).toContain(`Did you mean ${suggestion}?`);
+    const json = await verdict([...argv, '--json']);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.out).message).toContain(`Did you mean ${suggestion}?`);
+  });
+
+  test('a word close to nothing gets no suggestion', async () => {
+    const { status, err } = await verdict(['deploy']);
+    expect(status).toBe(2);
+    expect(err).toContain('Unknown command "deploy".');
+    expect(err).not.toContain('Did you mean');
   });
 
   test('a tool definition without outputSchema is not reported as checked', async () => {

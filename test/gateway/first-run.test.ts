@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
-import { providerKeyVariables } from '../../src/gateway/index.js';
+import { providersFromEnv, providerVariables } from '../../src/gateway/index.js';
 import { memoryIo } from '../helpers/memory-io.js';
 import { readEnvelope } from './envelope-assertions.js';
 
@@ -47,6 +47,35 @@ function writeConfig(name: string, config: unknown): string {
   return name;
 }
 
+/** The providers of the start-up hint, each with the sets of variables its line names (`A + B or C`). */
+function hintedProviders(text: string): Map<string, string[][]> {
+  const listed = new Map<string, string[][]>();
+  for (const [, provider = '', said = ''] of text.matchAll(/^ {2}([a-z][a-z-]*) {2,}([A-Z].*)$/gm)) {
+    listed.set(
+      provider,
+      said.split(' or ').map((set) => set.split(' + ')),
+    );
+  }
+  return listed;
+}
+
+/**
+ * For each provider, setting exactly one of the named sets (placeholder values) configures that provider and no
+ * other, and leaving out any one variable of the set does not configure it.
+ */
+function expectHintsConfigure(listed: ReadonlyMap<string, string[][]>) {
+  for (const [provider, sets] of listed) {
+    for (const set of sets) {
+      const env = Object.fromEntries(set.map((name) => [name, 'https://set.example/v1']));
+      expect(Object.keys(providersFromEnv(env)), `${provider}: ${set.join(' + ')}`).toContain(provider);
+      for (const left of set) {
+        const partial = Object.fromEntries(set.filter((name) => name !== left).map((name) => [name, 'x']));
+        expect(Object.keys(providersFromEnv(partial)), `${provider} without ${left}`).not.toContain(provider);
+      }
+    }
+  }
+}
+
 describe('verdict gateway on a first run', () => {
   test('with no provider, says which variable each provider reads, the config file, --demo and the console', async () => {
     const cli = await startCli([], {});
@@ -54,12 +83,14 @@ describe('verdict gateway on a first run', () => {
     const first = err.split('\n')[0] ?? '';
     expect(first).toContain(`serving on ${cli.url} (no provider configured)`);
     expect(first).toContain(`console at ${cli.url}/`);
-    // Every provider the table knows is listed with its variable: the list cannot drift from the code.
-    const keys = providerKeyVariables();
-    expect(keys.length).toBeGreaterThan(3);
-    for (const { provider, variable } of keys) {
-      expect(err).toMatch(new RegExp(`^ {2}${provider} +${variable}$`, 'm'));
-    }
+    // Every provider the configuration knows is listed, and what its line says to set really configures it.
+    const listed = hintedProviders(err);
+    expect([...listed.keys()].sort()).toEqual(
+      providerVariables()
+        .map(({ provider }) => provider)
+        .sort(),
+    );
+    expectHintsConfigure(listed);
     expect(err).toContain('--config');
     expect(err).toContain('verdict gateway --demo');
     // A request meanwhile is an envelope that says the same.
@@ -72,6 +103,41 @@ describe('verdict gateway on a first run', () => {
     expect(answer.envelope).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
     expect(answer.envelope.success ? '' : answer.envelope.error.message).toContain('--demo');
     expect(await cli.stop()).toBe(0);
+  });
+
+  test('--help names, for every provider, variables that really configure it', async () => {
+    const io = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--help'], io)).toBe(0);
+    const help = io.stdout.text();
+    const start = help.indexOf('*_BASE_URL variables:\n');
+    const block = help.slice(start).split('\n').slice(1);
+    const items = block
+      .slice(
+        0,
+        block.findIndex((line) => !line.startsWith('  ')),
+      )
+      .join(' ')
+      .trim()
+      .replace(/\.$/, '')
+      .split(/, /);
+    expect(items).toHaveLength(providerVariables().length);
+    for (const item of items) {
+      const sets = item.split(' or ').map((set) => set.trim().split(' + '));
+      const configured = sets.map((set) =>
+        Object.keys(providersFromEnv(Object.fromEntries(set.map((name) => [name, 'https://set.example'])))),
+      );
+      for (const [index, providers] of configured.entries())
+        expect(providers, sets[index]?.join(' + ')).toHaveLength(1);
+    }
+  });
+
+  test('refuses a short VERDICT_ADMIN_KEY when it starts, as it refuses a short gateway key', async () => {
+    for (const env of [{ VERDICT_ADMIN_KEY: 'short' }, { VERDICT_GATEWAY_KEYS: 'short' }]) {
+      const io = memoryIo({ env, cwd: dir });
+      // --check-config makes the gateway the start-up would make, and answers at once either way.
+      expect(await run(['gateway', '--demo', '--check-config'], io), JSON.stringify(env)).toBe(2);
+      expect(io.stderr.text()).toMatch(/at least 16 characters/);
+    }
   });
 
   test('with providers, its first line lists them and the console address', async () => {

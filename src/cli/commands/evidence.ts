@@ -88,19 +88,13 @@ export const evidenceCommand = defineCommand({
   errorCodes: {
     ...RECEIPT_ERROR_CODES,
     invalid_json_input: 'Standard input (-) could not be read.',
-    invalid_arguments:
-      'The command line is wrong (an MCP profile without --tool-definition, two inputs named -).',
+    invalid_arguments: 'The command line is wrong (two inputs named -, standard input a terminal).',
   },
   render: renderReceipt,
   async run({ options }, ctx) {
+    // An MCP profile without --tool-definition is not a usage error: the receipt records it as the global
+    // violation tool_definition_missing and fails (docs/conformance.md).
     const toolDefinition = options['tool-definition'];
-    // An MCP profile cannot be checked without the tool definition: the command line lacks a required option.
-    if (options.profile !== 'core' && toolDefinition === undefined) {
-      return usageError(
-        `The ${options.profile} profile needs --tool-definition FILE.`,
-        `--tool-definition is required with --profile ${options.profile}.`,
-      );
-    }
     // `-` is standard input, as in every command that reads a file; it can stand for one input only.
     const named = [
       ['--success', options.success],

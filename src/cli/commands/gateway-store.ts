@@ -168,7 +168,8 @@ const createCommand = defineCommand({
     return withStore(options.store, ctx.io, async (store) => {
       const { key, record } = await createKey(store, options.name, limits);
       if (!ctx.json) ctx.log('Store this key now: it is shown once and cannot be read back.');
-      return ok(`Created the key "${record.name}": ${key}`, { key, record });
+      // The secret is shown once, in its own member: the message never repeats it.
+      return ok(`Created the key "${record.name}".`, { key, record });
     });
   },
 });

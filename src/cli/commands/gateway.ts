@@ -15,10 +15,11 @@ import {
   checkCredentials,
   checkGatewayConfig,
   createGateway,
+  describeProviderVariables,
   type GatewayConfig,
   type ProviderSettings,
-  providerKeyVariables,
   providersFromEnv,
+  providerVariables,
 } from '../../gateway/index.js';
 import { createProviderFetch } from '../../gateway/provider-fetch.js';
 import type { GatewayStore } from '../../gateway/store/index.js';
@@ -42,8 +43,9 @@ export const GATEWAY_COMMAND = {
   description: [
     'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
     '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
-    'Without --config, one route per provider whose key variable is set, honouring their *_BASE_URL variables:',
-    ...wrapWords(providerKeyVariables().map(({ variable }) => variable)),
+    'Without --config, one route per provider whose variables are set (its key, for most), honouring their',
+    '*_BASE_URL variables:',
+    ...wrapWords(providerVariables().map(({ variables }) => describeProviderVariables(variables))),
     'Gateway keys: VERDICT_GATEWAY_KEYS (comma-separated). With --store, keys with limits and a usage record;',
     '`verdict gateway keys create|list|show|update|revoke` and `verdict gateway migrate` manage the store.',
   ].join('\n'),
@@ -133,16 +135,19 @@ function wrapWords(words: readonly string[]): string[] {
 }
 
 /**
- * What to do when no provider is configured: each provider's key variable (from the provider table, so a new
- * provider type is listed as soon as it exists), the config file, and the demo.
+ * What to do when no provider is configured: the variables that turn each provider on (the sets the
+ * configuration itself checks, so a new provider type is listed as soon as it exists), the config file, and the
+ * demo.
  */
 function firstRunAdvice(): string {
-  const keys = providerKeyVariables();
-  const width = Math.max(...keys.map(({ provider }) => provider.length));
+  const providers = providerVariables();
+  const width = Math.max(...providers.map(({ provider }) => provider.length));
   return [
     'verdict gateway: no provider is configured, so every model request fails until one is. To call a provider,',
-    'set its key variable and start again:',
-    ...keys.map(({ provider, variable }) => `  ${provider.padEnd(width)}  ${variable}`),
+    'set its variables (its key, for most) and start again:',
+    ...providers.map(
+      ({ provider, variables }) => `  ${provider.padEnd(width)}  ${describeProviderVariables(variables)}`,
+    ),
     'Or describe providers in a JSON file anywhere you like (say ./verdict-gateway.json; docs/gateway.md lists',
     'its members) and start with --config ./verdict-gateway.json.',
     'To try the gateway and its console without any account: verdict gateway --demo',
@@ -364,7 +369,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       io,
       parsed.json,
       'No provider is configured: set a provider key variable, give --config FILE, or add --demo.',
-      { key_variables: providerKeyVariables() },
+      { provider_variables: providerVariables() },
     );
   }
   const consoleHandler = consoleOption(consoleDir, {

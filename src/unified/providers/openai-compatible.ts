@@ -44,13 +44,68 @@ function messageImages(value: unknown): MediaItem[] {
   });
 }
 
-function messageText(content: unknown): string | undefined {
-  if (content === undefined || content === null) return undefined;
-  if (typeof content === 'string') return content;
-  // Some compatible servers send content as an array of `{ type: 'text', text }` parts.
-  return expectArray(content, '`message.content`')
-    .map((part) => (isJsonObject(part) && typeof part.text === 'string' ? part.text : ''))
-    .join('');
+/** The text of a content part list: `text` parts are the answer, Mistral's `thinking` parts its reasoning. */
+function partTexts(parts: readonly unknown[]): { text: string; reasoning: string } {
+  let text = '';
+  let reasoning = '';
+  for (const part of parts) {
+    if (!isJsonObject(part)) continue;
+    if (part.type === 'thinking') {
+      // Mistral's reasoning models send `{ type: 'thinking', thinking: [{ type: 'text', text }] }`.
+      const inner = Array.isArray(part.thinking) ? part.thinking : [part.thinking];
+      for (const item of inner) {
+        if (typeof item === 'string') reasoning += item;
+        else if (isJsonObject(item) && typeof item.text === 'string') reasoning += item.text;
+      }
+    } else if (typeof part.text === 'string') {
+      text += part.text;
+    }
+  }
+  return { text, reasoning };
+}
+
+const THINK_OPEN = '<think>';
+const THINK_CLOSE = '</think>';
+
+/**
+ * Split a leading `<think>…</think>` block (reasoning models such as DeepSeek-R1 behind a Chat Completions
+ * server) off the answer: reasoning is never content (docs/unified.md, "Reasoning"). Only a block at the very
+ * start counts (whitespace before it aside); an unclosed one is all reasoning, as when the output hit its limit.
+ */
+export function splitThinkBlock(text: string): { content: string; reasoning?: string } {
+  const start = text.length - text.trimStart().length;
+  if (!text.startsWith(THINK_OPEN, start)) return { content: text };
+  const close = text.indexOf(THINK_CLOSE, start + THINK_OPEN.length);
+  const inner =
+    close === -1 ? text.slice(start + THINK_OPEN.length) : text.slice(start + THINK_OPEN.length, close);
+  const rest = close === -1 ? '' : text.slice(close + THINK_CLOSE.length).trimStart();
+  return { content: rest, reasoning: inner.trim() };
+}
+
+/** The answer and the reasoning of a message: its content (a string or parts) and its reasoning members. */
+function messageText(message: Json): { text?: string; reasoning?: string } {
+  const { content } = message;
+  const reasonings: string[] = [];
+  // DeepSeek and xAI name the reasoning `reasoning_content`; OpenRouter and vLLM name it `reasoning`.
+  for (const key of ['reasoning_content', 'reasoning'] as const) {
+    const value = message[key];
+    if (typeof value === 'string' && value !== '') reasonings.push(value);
+  }
+  let text: string | undefined;
+  if (typeof content === 'string') text = content;
+  else if (content !== undefined && content !== null) {
+    // Some compatible servers send content as an array of `{ type: 'text', text }` parts.
+    const parts = partTexts(expectArray(content, '`message.content`'));
+    if (parts.reasoning !== '') reasonings.push(parts.reasoning);
+    text = parts.text;
+  }
+  if (text !== undefined) {
+    const split = splitThinkBlock(text);
+    if (split.reasoning !== undefined && split.reasoning !== '') reasonings.push(split.reasoning);
+    text = split.content;
+  }
+  const reasoning = reasonings.length > 0 ? reasonings.join('\n\n') : undefined;
+  return omitUndefined({ text, reasoning });
 }
 
 /** Base64 prefixes of audio container signatures (RIFF, ID3, MPEG frame sync, fLaC, OggS). */
@@ -121,7 +176,8 @@ export function parseChatCompletion(
       name: `audio-${String(audio.id ?? 'output')}`,
     });
   }
-  const text = messageText(message.content) ?? optionalString(audio?.transcript, '`audio.transcript`');
+  const answer = messageText(message);
+  const text = answer.text ?? optionalString(audio?.transcript, '`audio.transcript`');
   if (text === undefined && calls === undefined && media.length === 0) {
     throw new ShapeError('The message has neither content nor tool calls.');
   }
@@ -130,7 +186,7 @@ export function parseChatCompletion(
     content: text ?? '',
     usage: openAiUsage(root.usage),
     media,
-    metadata: omitUndefined({ ...metadata, tool_calls: calls }),
+    metadata: omitUndefined({ ...metadata, tool_calls: calls, reasoning: answer.reasoning }),
   };
 }
 
@@ -162,6 +218,7 @@ interface ToolCallDraft {
 export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
   const root: Json = {};
   let content: string | undefined;
+  let reasoning: string | undefined;
   let refusal: string | undefined;
   let finish: string | undefined;
   let choiceError: unknown;
@@ -180,6 +237,14 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
     if (!isJsonObject(choice)) continue;
     const delta = isJsonObject(choice.delta) ? choice.delta : {};
     if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
+    else if (Array.isArray(delta.content)) {
+      // Mistral streams content as a list of parts (text, and `thinking` from its reasoning models).
+      const parts = partTexts(delta.content);
+      content = (content ?? '') + parts.text;
+      if (parts.reasoning !== '') reasoning = (reasoning ?? '') + parts.reasoning;
+    }
+    for (const key of ['reasoning_content', 'reasoning'] as const)
+      if (typeof delta[key] === 'string') reasoning = (reasoning ?? '') + delta[key];
     if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
     if (Array.isArray(delta.images)) images.push(...delta.images);
     for (const item of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
@@ -199,6 +264,7 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
   const message = omitUndefined({
     role: 'assistant',
     content: content ?? null,
+    reasoning_content: reasoning,
     refusal,
     tool_calls: calls.length > 0 ? calls.filter(Boolean) : undefined,
     images: images.length > 0 ? images : undefined,

@@ -15,6 +15,24 @@ import {
   ShapeError,
 } from './provider-outcome.js';
 
+/**
+ * Output items that ask the client to act with one of OpenAI's built-in client-side tools, with the tool's name
+ * and the member holding what to do. They are tool calls like `function_call`, answered by the client with the
+ * matching `*_output` item (docs/unified.md, "Tool calls").
+ */
+const CLIENT_ACTIONS = {
+  local_shell_call: { name: 'local_shell', input: 'action' },
+  apply_patch_call: { name: 'apply_patch', input: 'operation' },
+} as const;
+
+/** A client-side tool call as `metadata.tool_calls` holds it: its type, and what to do as JSON `arguments`. */
+function clientAction(item: Json, type: keyof typeof CLIENT_ACTIONS): Json {
+  const { name, input } = CLIENT_ACTIONS[type];
+  const action = item[input];
+  if (!isJsonObject(action)) throw new ShapeError(`A ${type} item has no \`${input}\` object.`);
+  return omitUndefined({ id: item.call_id, type, name, arguments: JSON.stringify(action) });
+}
+
 /** Parse a Responses API `response` object into an outcome. */
 export function parseResponse(body: unknown, status: number): Outcome {
   const root = expectObject(body, 'The body');
@@ -54,6 +72,8 @@ export function parseResponse(body: unknown, status: number): Outcome {
       if (text !== '') texts.push(text);
     } else if (item.type === 'function_call') {
       calls.push(omitUndefined({ id: item.call_id, name: item.name, arguments: item.arguments }));
+    } else if (typeof item.type === 'string' && Object.hasOwn(CLIENT_ACTIONS, item.type)) {
+      calls.push(clientAction(item, item.type as keyof typeof CLIENT_ACTIONS));
     } else if (item.type === 'image_generation_call' && typeof item.result === 'string') {
       const format = typeof item.output_format === 'string' ? item.output_format : 'png';
       media.push(

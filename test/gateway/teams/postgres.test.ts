@@ -9,7 +9,7 @@ import {
   readCounts,
   revokeKey,
 } from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import { memoryIo } from '../../helpers/memory-io.js';
 import type { ReplayProviders } from '../../helpers/replay-providers.js';
 import { spawnCli } from '../../helpers/spawn-cli.js';
