@@ -200,6 +200,9 @@ function staticAssets(root: string, allow: { dotfiles?: boolean; symlinks?: bool
   };
 }
 
+/** Milliseconds between two words the demo streams when started from the command line: about reading speed. */
+const DEMO_READING_PACE_MS = 60;
+
 /**
  * The web console that `npm run build` puts in dist/console (docs/console.md). This module runs from
  * dist/cli/commands when built and from src/cli/commands in tests; from either, this path is dist/console.
@@ -378,6 +381,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       fetch: providerFetch.fetch,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
+      // People watch the demo in the console: its words arrive at a reading pace unless the file sets one.
+      ...(options.demo && config.demoPaceMs === undefined ? { demoPaceMs: DEMO_READING_PACE_MS } : {}),
       env: io.env,
       log,
       ...consoleHandler,
