@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { GATEWAY_PACKAGES } from '../../src/cli/gateway-packages.js';
 import { installPackedConsumer, type PackedConsumer } from './packed-package.js';
 
 // The two installs docs/install.md promises, from the packed tarballs in empty projects: verdict-gateway runs
@@ -77,5 +78,21 @@ describe('the verdict-gateway package installed from its tarball', () => {
     const installed = readdirSync(modules).filter((name) => !name.startsWith('.'));
     expect(installed.sort()).toEqual(['@noble', 'verdict']);
     expect(bytesUnder(modules)).toBeLessThan(3.5 * 1024 * 1024);
+    // Its gateway names every package it lacks in one answer, with the one command that installs them all.
+    const gateway = spawnSync(join(modules, '.bin', 'verdict'), ['gateway', '--demo', '--json'], {
+      cwd: consumer.dir,
+      encoding: 'utf8',
+    });
+    expect(gateway.status).toBe(1);
+    const result = JSON.parse(gateway.stdout) as {
+      message: string;
+      error: string;
+      details: { packages: string[]; install_command: string };
+    };
+    expect(result.message).toMatch(new RegExp(`^verdict gateway needs ${GATEWAY_PACKAGES.length} packages`));
+    expect([...result.details.packages].sort()).toEqual([...GATEWAY_PACKAGES].sort());
+    expect(result.error).toContain(result.details.install_command);
+    expect(result.error).toContain('verdict-gateway');
+    console.info(result.message, result.error);
   }, 120_000);
 });
