@@ -13,7 +13,7 @@ export const PROVIDER_TYPES = [
   'google',
   'replicate',
   'openai-compatible',
-  // The built-in offline provider (`verdict gateway --demo`): recorded answers, no key, no network.
+  // The built-in offline provider (`verdict gateway --demo`): generated answers, no key, no network.
   'demo',
 ] as const;
 

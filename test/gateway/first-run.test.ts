@@ -82,7 +82,7 @@ describe('verdict gateway on a first run', () => {
     expect(await cli.stop()).toBe(0);
   });
 
-  test('--demo serves the recorded answers over HTTP, and the console', async () => {
+  test('--demo serves the demo answers over HTTP, and the console', async () => {
     const cli = await startCli(['--demo']);
     const answer = await readEnvelope(
       await fetch(`${cli.url}/v1/text`, {

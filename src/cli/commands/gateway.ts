@@ -83,7 +83,8 @@ export const GATEWAY_COMMAND = {
     'log-content': { type: 'boolean', description: 'Log prompts and outputs (off by default).' },
     demo: {
       type: 'boolean',
-      description: 'Add the offline demo provider: recorded answers for every route, no account needed.',
+      description:
+        'Add the offline demo provider: small generated answers for every route (demo:fail fails), no account needed.',
     },
     store: {
       type: 'string',
