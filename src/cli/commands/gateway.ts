@@ -375,6 +375,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  // People watch the demo in the console: its words arrive at a reading pace unless the file sets one.
+  const demoPaceMs = options.demo ? (config.demoPaceMs ?? DEMO_READING_PACE_MS) : config.demoPaceMs;
   const providerFetch = createProviderFetch();
   try {
     gateway = createGateway({
@@ -382,8 +384,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       fetch: providerFetch.fetch,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
-      // People watch the demo in the console: its words arrive at a reading pace unless the file sets one.
-      ...(options.demo && config.demoPaceMs === undefined ? { demoPaceMs: DEMO_READING_PACE_MS } : {}),
+      ...(demoPaceMs === undefined ? {} : { demoPaceMs }),
       env: io.env,
       log,
       ...consoleHandler,
@@ -396,7 +397,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   }
   if (options['check-config']) {
     const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
-    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
+    const pace = demoPaceMs === undefined ? {} : { demo_pace_ms: demoPaceMs };
+    emitResult(withMeta(ok(summary, { providers, aliases, ...pace }), 'gateway', 0), io, parsed.json);
     return EXIT.success;
   }
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
