@@ -76,6 +76,16 @@ describe('the demo provider through the gateway', () => {
     expect(readPng(bytesOf(plain.images?.[0]?.data))).toMatchObject({ width: 512, height: 512 });
   });
 
+  test('refuses to draw more than 2048×2048 pixels in one call, saying why', async () => {
+    const { envelope } = await readEnvelope(
+      await post('/v1/images', { model: 'demo:image', prompt: 'p', n: 10, size: '2048x2048' }),
+    );
+    expect(envelope.success).toBe(false);
+    expect(envelope.success ? '' : envelope.error.message).toContain(
+      'The demo draws at most 4194304 pixels per call',
+    );
+  });
+
   test('images are the same for the same request and differ with the prompt', async () => {
     const image = async (prompt: string) =>
       (await readEnvelope(await post('/v1/images', { model: 'demo:image', prompt, size: '64x64' }))).envelope

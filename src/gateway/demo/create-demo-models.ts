@@ -218,6 +218,9 @@ const MAX_IMAGES = 10;
 const DEFAULT_SIDE = 512;
 const MAX_SIDE = 2048;
 
+/** The pixels one call may draw in all (n × width × height): drawing is CPU time of the gateway's own process. */
+const MAX_PIXELS_PER_CALL = 2048 * 2048;
+
 /** The pixel size of a demo image: the size asked for, else the aspect ratio on a 768-pixel long side. */
 function imageSizeOf(size: string | undefined, aspectRatio: string | undefined): [number, number] {
   const clamp = (side: number) => Math.min(Math.max(Math.round(side), 16), MAX_SIDE);
@@ -285,6 +288,15 @@ function createImageModel(modelId: string): V4<ImageModel> {
       if (modelId === FAILING_DEMO_MODEL) failOnPurpose(modelId);
       const count = Math.min(Math.max(options.n, 1), MAX_IMAGES);
       const [width, height] = imageSizeOf(options.size, options.aspectRatio);
+      if (count * width * height > MAX_PIXELS_PER_CALL) {
+        throw new APICallError({
+          message: `The demo draws at most ${MAX_PIXELS_PER_CALL} pixels per call; ${count} × ${width}×${height} is more: ask for fewer or smaller images.`,
+          url: 'demo:',
+          requestBodyValues: { n: count, size: `${width}x${height}` },
+          statusCode: 400,
+          isRetryable: false,
+        });
+      }
       return {
         images: Array.from({ length: count }, (_, index) =>
           drawImage(width, height, `${modelId}\n${options.prompt ?? ''}\n${options.seed ?? 0}\n${index}`),

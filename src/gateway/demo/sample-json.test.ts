@@ -110,6 +110,15 @@ describe('sampleJson', () => {
     expect(sampleJson(schema, { city: 'Oslo' })).toEqual({ city: 'Oslo', note: 'demo note' });
   });
 
+  test('stays small whatever a schema asks for: huge lengths, huge arrays nested deep', () => {
+    const nested = (depth: number): Record<string, unknown> =>
+      depth === 0
+        ? { type: 'string', minLength: 1_000_000_000 }
+        : { type: 'array', minItems: 1_000_000_000, items: nested(depth - 1) };
+    const text = JSON.stringify(sampleJson(nested(8)));
+    expect(text.length).toBeLessThan(5_000_000);
+  });
+
   test('answers the same value for the same schema', () => {
     for (const [, schema] of SCHEMAS) expect(sampleJson(schema)).toEqual(sampleJson(schema));
   });

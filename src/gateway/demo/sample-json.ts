@@ -8,6 +8,15 @@
 /** The deepest schema level filled; deeper objects are empty and deeper arrays hold nothing. */
 const MAX_DEPTH = 8;
 
+/**
+ * Bounds on what a schema from a request can make the demo build: items per array, characters per string,
+ * values and characters in all. Past them the value may not match the schema, but it stays small.
+ */
+const MAX_ITEMS = 64;
+const MAX_STRING = 4096;
+const MAX_VALUES = 10_000;
+const MAX_CHARACTERS = 65_536;
+
 /** Strings by format, each one a value of that format. */
 const FORMATTED: Readonly<Record<string, string>> = {
   'date-time': '2026-01-01T12:00:00Z',
@@ -67,17 +76,23 @@ function derefOf(root: Schema, schema: Schema, depth: number): Schema {
   return current;
 }
 
-function sampleString(schema: Schema, name: string | undefined, hints: Readonly<Record<string, unknown>>) {
+function sampleString(
+  schema: Schema,
+  name: string | undefined,
+  hints: Readonly<Record<string, unknown>>,
+  budget: Budget,
+) {
   const hinted = name === undefined ? undefined : hints[name];
   let text =
     typeof hinted === 'string'
       ? hinted
       : ((typeof schema.format === 'string' ? FORMATTED[schema.format] : undefined) ??
         (name === undefined ? 'demo' : `demo ${name}`));
-  const min = numberOf(schema.minLength) ?? 0;
+  const min = Math.min(numberOf(schema.minLength) ?? 0, MAX_STRING, Math.max(0, budget.characters));
   const max = numberOf(schema.maxLength);
   if (text.length < min) text = text.padEnd(min, '.');
   if (max !== undefined && text.length > max) text = text.slice(0, max);
+  budget.characters -= text.length;
   return text;
 }
 
@@ -99,13 +114,21 @@ function sampleNumber(schema: Schema, integer: boolean): number {
   return value;
 }
 
+/** What one sampling may still build: values and string characters left in its budget. */
+interface Budget {
+  left: number;
+  characters: number;
+}
+
 function sampleAt(
   root: Schema,
   given: Schema,
   name: string | undefined,
   hints: Readonly<Record<string, unknown>>,
   depth: number,
+  budget: Budget,
 ): unknown {
+  if (--budget.left < 0) return null;
   const schema = flattenAllOf(root, derefOf(root, given, depth), depth);
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
@@ -116,7 +139,7 @@ function sampleAt(
       : undefined;
   if (choice !== undefined && depth < MAX_DEPTH) {
     const { anyOf: _any, oneOf: _one, ...rest } = schema;
-    return sampleAt(root, { ...rest, ...asSchema(choice) }, name, hints, depth + 1);
+    return sampleAt(root, { ...rest, ...asSchema(choice) }, name, hints, depth + 1, budget);
   }
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const type =
@@ -124,7 +147,7 @@ function sampleAt(
     (schema.properties !== undefined ? 'object' : schema.items !== undefined ? 'array' : types[0]);
   switch (type) {
     case 'string':
-      return sampleString(schema, name, hints);
+      return sampleString(schema, name, hints, budget);
     case 'integer':
       return sampleNumber(schema, true);
     case 'number':
@@ -136,10 +159,10 @@ function sampleAt(
     case 'array': {
       if (depth >= MAX_DEPTH) return [];
       const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
-      const count = Math.max(numberOf(schema.minItems) ?? 1, prefix.length);
-      const bounded = Math.min(count, numberOf(schema.maxItems) ?? count);
+      const count = Math.min(Math.max(numberOf(schema.minItems) ?? 1, prefix.length), MAX_ITEMS);
+      const bounded = Math.max(0, Math.min(count, numberOf(schema.maxItems) ?? count));
       return Array.from({ length: bounded }, (_, index) =>
-        sampleAt(root, asSchema(prefix[index] ?? schema.items), name, hints, depth + 1),
+        sampleAt(root, asSchema(prefix[index] ?? schema.items), name, hints, depth + 1, budget),
       );
     }
     case 'object':
@@ -152,7 +175,7 @@ function sampleAt(
       // Every declared property, so the answer looks complete, and any required one the schema does not describe.
       const keys = [...new Set([...Object.keys(properties), ...required])];
       return Object.fromEntries(
-        keys.map((key) => [key, sampleAt(root, asSchema(properties[key]), key, hints, depth + 1)]),
+        keys.map((key) => [key, sampleAt(root, asSchema(properties[key]), key, hints, depth + 1, budget)]),
       );
     }
     default:
@@ -166,5 +189,5 @@ function sampleAt(
  */
 export function sampleJson(schema: unknown, hints: Readonly<Record<string, unknown>> = {}): unknown {
   const root = asSchema(schema);
-  return sampleAt(root, root, undefined, hints, 0);
+  return sampleAt(root, root, undefined, hints, 0, { left: MAX_VALUES, characters: MAX_CHARACTERS });
 }
