@@ -22,25 +22,39 @@ function bytesUnder(dir: string): number {
 const consumers: PackedConsumer[] = [];
 let gateway: ChildProcess | undefined;
 
-afterAll(() => {
-  gateway?.kill('SIGTERM');
+// The gateway stops first (it holds the store open), then the projects go; removing hundreds of megabytes of
+// node_modules takes a while on a busy machine.
+afterAll(async () => {
+  const running = gateway;
+  if (running !== undefined && running.exitCode === null && running.signalCode === null) {
+    const closed = new Promise((resolve) => running.once('close', resolve));
+    running.kill('SIGTERM');
+    await closed;
+  }
   for (const consumer of consumers) consumer.remove();
-});
+}, 300_000);
 
 describe('the verdict-gateway package installed from its tarball', () => {
-  test('npx verdict-gateway --demo serves /healthz, the demo and the console, with nothing else installed', async () => {
+  test('npx verdict-gateway --demo serves /healthz, the demo with a PGlite team key, and the console, with nothing else installed', async () => {
     const consumer = installPackedConsumer(['verdict', 'verdict-gateway']);
     consumers.push(consumer);
-    // The store is off and HOME is the project: nothing outside it is read or written.
-    const child = spawn(
-      join(consumer.dir, 'node_modules', '.bin', 'verdict-gateway'),
-      ['--demo', '--port', '0', '--host', '127.0.0.1'],
-      {
-        cwd: consumer.dir,
-        env: { PATH: process.env.PATH ?? '', HOME: consumer.dir, NO_COLOR: '1' },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const bin = join(consumer.dir, 'node_modules', '.bin', 'verdict-gateway');
+    // HOME is the project: nothing outside it is read or written.
+    const env = { PATH: process.env.PATH ?? '', HOME: consumer.dir, NO_COLOR: '1' };
+    const store = join(consumer.dir, 'store');
+    // Teams on PGlite come with the package too: a key is created in a store folder, then used.
+    const created = spawnSync(bin, ['keys', 'create', '--name', 'team-a', '--store', store, '--json'], {
+      cwd: consumer.dir,
+      env,
+      encoding: 'utf8',
+    });
+    expect(created.status, created.stderr).toBe(0);
+    const key = (JSON.parse(created.stdout) as { key: string }).key;
+    const child = spawn(bin, ['--demo', '--store', store, '--port', '0', '--host', '127.0.0.1'], {
+      cwd: consumer.dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     gateway = child;
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -56,7 +70,7 @@ describe('the verdict-gateway package installed from its tarball', () => {
     const image = await (
       await fetch(`${url}/v1/images`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
         body: JSON.stringify({ model: 'demo:image', prompt: 'a lighthouse', size: '64x64' }),
       })
     ).json();
@@ -69,7 +83,7 @@ describe('the verdict-gateway package installed from its tarball', () => {
     });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(statSync(join(consumer.dir, 'node_modules', 'verdict', 'docs', 'install.md')).isFile()).toBe(true);
-  }, 240_000);
+  }, 600_000);
 
   test('verdict alone installs about 3 MB, with its one dependency and none of the gateway packages', () => {
     const consumer = installPackedConsumer(['verdict']);
