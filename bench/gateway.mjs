@@ -346,7 +346,8 @@ try {
   portkey = await startServer(
     'Portkey gateway',
     (port) => [
-      join(ROOT, 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'),
+      // Installed by `npm run bench:install` into bench/node_modules, not by the root install.
+      join(ROOT, 'bench', 'node_modules', '@portkey-ai', 'gateway', 'build', 'start-server.js'),
       `--port=${port}`,
       '--headless',
     ],

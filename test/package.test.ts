@@ -2,31 +2,47 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { GATEWAY_BUNDLE, GATEWAY_PACKAGES } from '../src/cli/gateway-packages.js';
 import { RESULT_CONTRACT_SCHEMA } from '../src/contract/contract-schema.js';
 import { walkImports } from './helpers/import-graph.js';
 import { BUILT_CLI, ROOT } from './support/ensure-build.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+interface Manifest {
+  name: string;
+  version: string;
   engines?: { node?: string };
+  scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   exports?: Record<string, unknown>;
   bin?: Record<string, string>;
-};
+}
+
+const GATEWAY_DIR = join(ROOT, 'packages', 'gateway');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+const gatewayPkg = JSON.parse(readFileSync(join(GATEWAY_DIR, 'package.json'), 'utf8')) as Manifest;
+
+/** What `npm pack --dry-run` would put in the tarball of the package in `dir`. */
+function packedPaths(dir: string): string[] {
+  const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  expect(pack.status, pack.stderr).toBe(0);
+  const [listing] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
+  return listing.files.map((f) => f.path);
+}
 
 describe('the published package', () => {
-  test('npm pack holds only built code, declarations, schemas, README, LICENSE and package.json', () => {
-    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(pack.status, pack.stderr).toBe(0);
-    const [listing] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
-    const paths = listing.files.map((f) => f.path);
+  test('npm pack holds only built code, declarations, schemas, the docs, README, LICENSE and package.json', () => {
+    const paths = packedPaths(ROOT);
     const allowed = (path: string) =>
       /^dist\/.+(?<!\.test)(?<!\.test-d)(\.js|\.d\.ts)$/.test(path) ||
       /^schemas\/[^/]+\.json$/.test(path) ||
+      // The pages messages point at (docs/install.md for a missing package), without their screenshots.
+      /^docs\/[\w-]+\.md$/.test(path) ||
       // The console page the gateway serves at `/` (docs/console.md).
       /^dist\/console\/(index\.html|assets\/[\w-]+\.(js|css))$/.test(path) ||
       ['README.md', 'LICENSE', 'package.json'].includes(path);
@@ -39,18 +55,15 @@ describe('the published package', () => {
       'dist/index.d.ts',
       'dist/cli/main.js',
       'dist/console/index.html',
+      'docs/install.md',
+      'docs/gateway.md',
     ];
     if (existsSync(join(ROOT, 'README.md'))) required.push('README.md');
     expect(paths).toEqual(expect.arrayContaining(required));
   });
 
   test('npm pack ships no module that the exports map and the CLI entry cannot reach', () => {
-    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    const [listing] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
-    const packed = listing.files.map((f) => f.path).filter((path) => path.endsWith('.js'));
+    const packed = packedPaths(ROOT).filter((path) => path.endsWith('.js'));
     const entries = [
       ...Object.values(pkg.exports ?? {}).flatMap((target) =>
         typeof target === 'object' && target !== null ? [(target as { default?: string }).default ?? ''] : [],
@@ -118,6 +131,16 @@ describe('the published package', () => {
     expect(satisfies(process.versions.node, range), `this Node, ${process.versions.node}`).toBe(true);
   });
 
+  test('no published manifest runs a script when installed (prepare, preinstall, install, postinstall)', () => {
+    for (const manifest of [pkg, gatewayPkg]) {
+      const scripts = Object.keys(manifest.scripts ?? {});
+      expect(
+        scripts.filter((name) => ['prepare', 'preinstall', 'install', 'postinstall'].includes(name)),
+        manifest.name,
+      ).toEqual([]);
+    }
+  });
+
   test('depends on @noble/hashes alone: the SDKs, hono, ai and zod are optional peers, so a consumer keeps one copy', () => {
     expect(Object.keys(pkg.dependencies ?? {})).toEqual(['@noble/hashes']);
     const optional = (name: string) => pkg.peerDependenciesMeta?.[name]?.optional === true;
@@ -153,6 +176,46 @@ describe('the published package', () => {
     expect(pkg.bin?.verdict).toBe('dist/cli/main.js');
     expect(resolve(ROOT, pkg.bin?.verdict ?? '')).toBe(BUILT_CLI);
     expect(readFileSync(BUILT_CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});
+
+describe('the verdict-gateway package', () => {
+  test("depends on verdict at its own version and on every gateway package at verdict's peer range", () => {
+    expect(gatewayPkg.name).toBe(GATEWAY_BUNDLE);
+    expect(gatewayPkg.version).toBe(pkg.version);
+    expect(gatewayPkg.engines).toEqual(pkg.engines);
+    const { verdict, ...rest } = gatewayPkg.dependencies ?? {};
+    expect(verdict).toBe(pkg.version);
+    // One source of truth: verdict's optional peers give the ranges, the gateway package repeats them exactly.
+    const peers = Object.fromEntries(Object.keys(rest).map((name) => [name, pkg.peerDependencies?.[name]]));
+    expect(rest).toEqual(peers);
+    expect(Object.keys(rest).sort()).toEqual([...GATEWAY_PACKAGES].sort());
+    for (const name of GATEWAY_PACKAGES) {
+      expect(pkg.peerDependenciesMeta?.[name]?.optional, name).toBe(true);
+      // The development install tests the ranges that are published.
+      expect(pkg.devDependencies?.[name], name).toBe(pkg.peerDependencies?.[name]);
+    }
+    // pg stays optional: a postgres:// store names the command that installs it.
+    expect(gatewayPkg.dependencies?.pg).toBeUndefined();
+    expect(gatewayPkg.peerDependencies?.pg).toBe(pkg.peerDependencies?.pg);
+  });
+
+  test('packs its two commands and README only, each command a node script', () => {
+    expect(packedPaths(GATEWAY_DIR).sort()).toEqual([
+      'README.md',
+      'bin/verdict-gateway.js',
+      'bin/verdict.js',
+      'package.json',
+    ]);
+    expect(gatewayPkg.bin).toEqual({
+      'verdict-gateway': 'bin/verdict-gateway.js',
+      verdict: 'bin/verdict.js',
+    });
+    for (const bin of Object.values(gatewayPkg.bin ?? {})) {
+      expect(readFileSync(join(GATEWAY_DIR, bin), 'utf8').startsWith('#!/usr/bin/env node\n'), bin).toBe(
+        true,
+      );
+    }
   });
 });
 

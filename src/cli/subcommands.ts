@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fail, ok } from '../contract/builders.js';
 import { renderTable } from '../producer/render.js';
 import { EXIT_STATUS_LINE } from '../producer/render-help.js';
@@ -25,6 +28,13 @@ export interface SubcommandEntry {
   summary: string;
   /** Imports the subcommand on demand, so `verdict validate` never loads the MCP SDK (start-up time). */
   load(): Subcommand | Promise<Subcommand>;
+  /**
+   * The packages it needs at run time beyond verdict's own dependency (optional peers): when one is missing,
+   * all the missing ones are named together, with one command that installs them.
+   */
+  needs?: readonly string[];
+  /** A package that brings verdict and every package of `needs`, offered as the one-install alternative. */
+  bundle?: string;
 }
 
 /** A command that has subcommands: `verdict` itself, `verdict tool`, `verdict mcp`. */
@@ -101,8 +111,27 @@ function printVersion(version: string, rest: readonly string[], io: CommandIo, j
 }
 
 /**
- * Loads a subcommand. Servers (`mcp serve`, `gateway`) need packages verdict declares as peers; when one is not
- * installed (`npm install --omit=peer`), the answer names it and how to install it instead of a module error.
+ * True when a package is installed where Node looks for it from this module: a `node_modules/<name>` folder
+ * with a package.json in this folder or one above it.
+ */
+function isInstalled(name: string): boolean {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+function packageOf(specifier: string): string {
+  return specifier.startsWith('@')
+    ? specifier.split('/').slice(0, 2).join('/')
+    : (specifier.split('/')[0] ?? specifier);
+}
+
+/**
+ * Loads a subcommand. Servers (`mcp serve`, `gateway`) need packages verdict declares as optional peers; when
+ * one is not installed (`npm install verdict` alone), the answer names every one of the entry's `needs` that is
+ * missing, at once, with the command that installs them all, instead of a module error (docs/install.md).
  */
 async function loadSubcommand(
   entry: SubcommandEntry,
@@ -116,11 +145,23 @@ async function loadSubcommand(
     const code = (thrown as { code?: unknown } | null)?.code;
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((thrown as Error)?.message))?.[1];
     if (code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined || missing.startsWith('.')) throw thrown;
-    const name = missing.startsWith('@') ? missing.split('/').slice(0, 2).join('/') : missing.split('/')[0];
-    const result = fail(`${usage} needs the package ${name}, which is not installed.`, {
-      error: `Install it next to verdict: npm install ${name} (docs/install.md lists what each part needs).`,
+    const reported = packageOf(missing);
+    const names = [...new Set([reported, ...(entry.needs ?? []).filter((name) => !isInstalled(name))])];
+    const command = `npm install ${names.join(' ')}`;
+    const listed =
+      names.length === 1
+        ? `the package ${reported}, which is not installed`
+        : `${names.length} packages that are not installed: ${names.join(', ')}`;
+    const result = fail(`${usage} needs ${listed}.`, {
+      error: [
+        `Install ${names.length === 1 ? 'it' : 'them all at once'} next to verdict: ${command}`,
+        entry.bundle === undefined
+          ? ''
+          : ` — or install ${entry.bundle} instead, which brings verdict and all of them (npx ${entry.bundle} --help)`,
+        ". The package's docs/install.md says what each part needs.",
+      ].join(''),
       error_code: 'missing_dependency',
-      details: { package: name },
+      details: { package: reported, packages: names, install_command: command },
     });
     emitResult(withMeta(result, commandName(usage), 0), io, json);
     return EXIT.failure;

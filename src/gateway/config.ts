@@ -14,7 +14,7 @@ export const PROVIDER_TYPES = [
   'google',
   'replicate',
   'openai-compatible',
-  // The built-in offline provider (`verdict gateway --demo`): recorded answers, no key, no network.
+  // The built-in offline provider (`verdict gateway --demo`): generated answers, no key, no network.
   'demo',
 ] as const;
 
@@ -86,6 +86,7 @@ export const gatewayConfigSchema = z.strictObject({
   logContent: z.boolean().optional(),
   shutdownGraceMs: nonNegativeInt.optional(),
   videoPollMs: positiveInt.optional(),
+  demoPaceMs: nonNegativeInt.max(1000).optional(),
   upstream: upstreamSchema.optional(),
   otel: otelSchema.optional(),
   maxConnections: positiveInt.optional(),
@@ -155,6 +156,8 @@ export interface GatewayConfig {
   shutdownGraceMs?: number | undefined;
   /** Milliseconds between two status checks of a video job (2 000). */
   videoPollMs?: number | undefined;
+  /** Milliseconds between two words the demo provider streams (0: at once; `verdict gateway --demo` sets 60). */
+  demoPaceMs?: number | undefined;
   /** Bounds of every provider answer (docs/gateway.md, "Bounds"). */
   upstream?: UpstreamSettings | undefined;
   /** Connections open at once; `verdict gateway` refuses more (1 024). */

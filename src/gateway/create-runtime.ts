@@ -48,7 +48,10 @@ export function createRuntime(
     options.fetch ?? createProviderFetch().fetch,
   );
   const providers = new Map(
-    Object.entries(settings).map(([id, provider]) => [id, createProviderModels(id, provider, env, fetch)]),
+    Object.entries(settings).map(([id, provider]) => [
+      id,
+      createProviderModels(id, provider, env, fetch, { paceMs: options.demoPaceMs }),
+    ]),
   );
   const aliases = Object.fromEntries(
     Object.entries(options.aliases ?? {}).map(([name, targets]) => [

@@ -19,7 +19,7 @@ import {
   type ProviderType,
   providerTypeOf,
 } from './config.js';
-import { DEMO_MODELS, isDemoVideoOperation } from './demo/create-demo-models.js';
+import { createDemoModels, type DemoOptions, isDemoVideoOperation } from './demo/create-demo-models.js';
 import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 import { type Modality, ROUTE_NAMES } from './route-table.js';
@@ -160,8 +160,9 @@ export function createProviderModels(
   settings: ProviderSettings,
   env: Readonly<Record<string, string | undefined>>,
   fetch?: typeof globalThis.fetch,
+  demo: DemoOptions = {},
 ): ProviderModels {
-  const built = buildProviderModels(id, settings, env, fetch);
+  const built = buildProviderModels(id, settings, env, fetch, demo);
   // One member per modality (the compiler asks for a new one); the ones a provider does not offer are left out.
   const makers = {
     text: kept(built.text),
@@ -188,6 +189,7 @@ function buildProviderModels(
   settings: ProviderSettings,
   env: Readonly<Record<string, string | undefined>>,
   fetch: typeof globalThis.fetch | undefined,
+  demo: DemoOptions,
 ): ProviderModels {
   const type = providerTypeOf(id, settings);
   const keyEnv = keyEnvOf(id, settings);
@@ -197,7 +199,7 @@ function buildProviderModels(
       id,
       type,
       baseURL: undefined,
-      ...DEMO_MODELS,
+      ...createDemoModels(demo),
       videoRun: { kind: 'job', isOperation: isDemoVideoOperation },
     };
   }

@@ -131,7 +131,7 @@ describe('the Try view against a stand-in gateway', { timeout: 120_000 }, () => 
         await picker
           .locator('optgroup')
           .evaluateAll((all) => all.map((g) => (g as HTMLOptGroupElement).label)),
-      ).toEqual(['demo: offline demo, recorded answers']);
+      ).toEqual(['demo: offline demo, generated answers']);
       await page.getByRole('radio', { name: 'Video', exact: true }).check();
       await expect.poll(() => picker.inputValue()).toBe('demo:video');
       await page.getByRole('radio', { name: 'Text', exact: true }).check();

@@ -28,24 +28,51 @@ function withoutLatency(envelope: unknown): unknown {
   return copy;
 }
 
-/** Each `curl` of the README's console blocks, with the lines the README shows under it. */
-const README_EXAMPLES = [...README.matchAll(/```console\n([\s\S]*?)```/g)]
-  .flatMap(([, body]) => parseTranscript((body as string).replace(/\n$/, '').split('\n')))
-  .filter((step) => step.command.startsWith('curl '))
-  .map((step) => {
-    const parsed = /^curl -sN? localhost:8787(\S+)(?: -H '([^:]+): ([^']+)')? -d '([^']+)'$/.exec(
-      step.command,
-    );
-    if (parsed === null)
-      throw new Error(`README.md: a curl example this test cannot replay: ${step.command}`);
-    const [, path, header, value, body] = parsed;
-    return {
-      path: path as string,
-      headers: header === undefined ? {} : { [header]: value as string },
-      body: body as string,
-      shown: step.expected,
-    };
-  });
+/** Each `curl` of a page's console blocks (the demo's answers), with the lines the page shows under it. */
+function demoCurlsOf(page: string, name: string) {
+  return [...page.matchAll(/```console\n([\s\S]*?)```/g)]
+    .flatMap(([, body]) => parseTranscript((body as string).replace(/\n$/, '').split('\n')))
+    .filter((step) => step.command.startsWith('curl '))
+    .map((step) => {
+      const parsed = /^curl -sN? localhost:8787(\S+)(?: -H '([^:]+): ([^']+)')? -d '([^']+)'$/.exec(
+        step.command,
+      );
+      if (parsed === null)
+        throw new Error(`${name}: a curl example this test cannot replay: ${step.command}`);
+      const [, path, header, value, body] = parsed;
+      return {
+        path: path as string,
+        headers: header === undefined ? {} : { [header]: value as string },
+        body: body as string,
+        shown: step.expected,
+      };
+    });
+}
+
+const README_EXAMPLES = demoCurlsOf(README, 'README.md');
+/** The demo provider's section of docs/gateway.md: its console block is answered by `--demo`. */
+const DEMO_SECTION = DOC.slice(
+  DOC.indexOf('### The demo provider'),
+  DOC.indexOf('\n### ', DOC.indexOf('### The demo provider') + 1),
+);
+const DEMO_EXAMPLES = demoCurlsOf(DEMO_SECTION, 'docs/gateway.md');
+
+/** Replays each curl against the demo provider, as `verdict gateway --demo` serves it, and compares the output. */
+async function expectDemoAnswers(examples: ReturnType<typeof demoCurlsOf>) {
+  const gateway = createGateway({ providers: { demo: { type: 'demo' } } });
+  for (const example of examples) {
+    const response = await gateway.request(example.path, {
+      method: 'POST',
+      headers: example.headers,
+      body: example.body,
+    });
+    const printed = (await response.text()).replace(/\n+$/, '').split('\n');
+    expect({ curl: example.body, printed }).toEqual({
+      curl: example.body,
+      printed: matchesOutput(example.shown, printed) ? printed : example.shown,
+    });
+  }
+}
 
 /** A gateway in front of the replay providers, with the keys and base URLs the docs' examples set. */
 function docsGateway(replay: ReplayProviders) {
@@ -103,36 +130,40 @@ describe('docs/gateway.md', () => {
   });
 });
 
-describe('README.md', () => {
-  test('its gateway blocks have a request per modality, a streamed text and a tool-call round trip', () => {
+describe('the demo curls of docs/gateway.md and README.md', () => {
+  test('docs/gateway.md has a request per modality, a stream, a failure, an object and a tool-call round trip', () => {
     expect(
-      README_EXAMPLES.map((example) => [example.path, JSON.parse(example.body).stream === true]),
+      DEMO_EXAMPLES.map((example) => [
+        example.path,
+        JSON.parse(example.body).model,
+        JSON.parse(example.body).stream === true,
+      ]),
     ).toEqual([
-      ['/v1/text', false],
-      ['/v1/text', true],
-      ['/v1/images', false],
-      ['/v1/speech', false],
-      ['/v1/transcriptions', false],
-      ['/v1/videos', false],
-      ['/v1/text', false],
-      ['/v1/text', false],
+      ['/v1/text', 'demo:chat', false],
+      ['/v1/text', 'demo:chat', true],
+      ['/v1/images', 'demo:image', false],
+      ['/v1/speech', 'demo:tts', false],
+      ['/v1/transcriptions', 'demo:stt', false],
+      ['/v1/videos', 'demo:video', false],
+      ['/v1/text', 'demo:fail', false],
+      ['/v1/text', 'demo:chat', false],
+      ['/v1/text', 'demo:chat', false],
+      ['/v1/text', 'demo:chat', false],
     ]);
   });
 
-  test('every curl prints what `verdict gateway --demo` answers (trace ids, latencies and `…` elisions aside)', async () => {
-    // The README's block is what `verdict gateway --demo` answers, with no provider key at all.
-    const gateway = createGateway({ providers: { demo: { type: 'demo' } } });
-    for (const example of README_EXAMPLES) {
-      const response = await gateway.request(example.path, {
-        method: 'POST',
-        headers: example.headers,
-        body: example.body,
-      });
-      const printed = (await response.text()).replace(/\n+$/, '').split('\n');
-      expect({ curl: example.body, printed }).toEqual({
-        curl: example.body,
-        printed: matchesOutput(example.shown, printed) ? printed : example.shown,
-      });
-    }
+  test('the README shows an answer and a failure of the demo', () => {
+    expect(README_EXAMPLES.map((example) => JSON.parse(example.body).model)).toEqual([
+      'demo:chat',
+      'demo:fail',
+    ]);
+  });
+
+  test('every curl of docs/gateway.md prints what `verdict gateway --demo` answers (trace ids, latencies and `…` elisions aside)', async () => {
+    await expectDemoAnswers(DEMO_EXAMPLES);
+  });
+
+  test('every curl of the README prints what `verdict gateway --demo` answers', async () => {
+    await expectDemoAnswers(README_EXAMPLES);
   });
 });

@@ -148,7 +148,7 @@ describe('verdict gateway on a first run', () => {
     expect(await cli.stop()).toBe(0);
   });
 
-  test('--demo serves the recorded answers over HTTP, and the console', async () => {
+  test('--demo serves the demo answers over HTTP, and the console', async () => {
     const cli = await startCli(['--demo']);
     const answer = await readEnvelope(
       await fetch(`${cli.url}/v1/text`, {
@@ -220,6 +220,19 @@ describe('credentials are checked before serving', () => {
     const demo = memoryIo({ env: {}, cwd: dir });
     expect(await run(['gateway', '--demo', '--check-config'], demo)).toBe(0);
     expect(demo.stdout.text()).toContain('1 provider(s) (demo)');
+  });
+
+  test('--demo streams at a reading pace, unless the config file sets one; --check-config says which', async () => {
+    const paced = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--demo', '--check-config', '--json'], paced)).toBe(0);
+    expect(JSON.parse(paced.stdout.text()).demo_pace_ms).toBe(60);
+    const config = writeConfig('unpaced.json', { demoPaceMs: 0 });
+    const unpaced = memoryIo({ env: {}, cwd: dir });
+    expect(await run(['gateway', '--config', config, '--demo', '--check-config', '--json'], unpaced)).toBe(0);
+    expect(JSON.parse(unpaced.stdout.text()).demo_pace_ms).toBe(0);
+    const none = memoryIo({ env: { OPENAI_API_KEY: 'sk-first-run' }, cwd: dir });
+    expect(await run(['gateway', '--check-config', '--json'], none)).toBe(0);
+    expect(JSON.parse(none.stdout.text())).not.toHaveProperty('demo_pace_ms');
   });
 
   test('--demo next to a configured provider of another type named demo is refused', async () => {

@@ -91,7 +91,8 @@ export const GATEWAY_COMMAND = {
     },
     demo: {
       type: 'boolean',
-      description: 'Add the offline demo provider: recorded answers for every route, no account needed.',
+      description:
+        'Add the offline demo provider: small generated answers for every route (demo:fail fails), no account needed.',
     },
     store: {
       type: 'string',
@@ -210,6 +211,9 @@ function staticAssets(root: string, allow: { dotfiles?: boolean; symlinks?: bool
     return response.status === 404 ? undefined : response;
   };
 }
+
+/** Milliseconds between two words the demo streams when started from the command line: about reading speed. */
+const DEMO_READING_PACE_MS = 60;
 
 /**
  * The web console that `npm run build` puts in dist/console (docs/console.md). This module runs from
@@ -383,6 +387,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
+  // People watch the demo in the console: its words arrive at a reading pace unless the file sets one.
+  const demoPaceMs = options.demo ? (config.demoPaceMs ?? DEMO_READING_PACE_MS) : config.demoPaceMs;
   const providerFetch = createProviderFetch();
   try {
     gateway = createGateway({
@@ -393,6 +399,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       ...(options['otel-endpoint'] === undefined
         ? {}
         : { otel: { ...config.otel, endpoint: options['otel-endpoint'] } }),
+      ...(demoPaceMs === undefined ? {} : { demoPaceMs }),
       env: io.env,
       log,
       ...consoleHandler,
@@ -405,7 +412,8 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   }
   if (options['check-config']) {
     const summary = `The configuration is valid: ${providers.length} provider(s)${providers.length > 0 ? ` (${providers.join(', ')})` : ''}, ${aliases.length} alias(es).`;
-    emitResult(withMeta(ok(summary, { providers, aliases }), 'gateway', 0), io, parsed.json);
+    const pace = demoPaceMs === undefined ? {} : { demo_pace_ms: demoPaceMs };
+    emitResult(withMeta(ok(summary, { providers, aliases, ...pace }), 'gateway', 0), io, parsed.json);
     return EXIT.success;
   }
   // The OpenTelemetry export, when configured, is loaded before the first request, so that every one is traced.

@@ -1,3 +1,4 @@
+import { GATEWAY_BUNDLE, GATEWAY_PACKAGES } from '../gateway-packages.js';
 import type { SubcommandEntry, SubcommandGroup } from '../subcommands.js';
 import { VERSION } from '../version.js';
 import { validateCommand } from './validate.js';
@@ -47,6 +48,8 @@ export const SUBCOMMANDS: readonly SubcommandEntry[] = [
     name: 'gateway',
     summary: 'Serve the unified AI output as an HTTP service in front of AI providers.',
     load: async () => ({ handler: (await import('./gateway.js')).runGateway }),
+    needs: GATEWAY_PACKAGES,
+    bundle: GATEWAY_BUNDLE,
   },
   {
     name: 'tool',

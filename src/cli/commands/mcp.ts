@@ -144,6 +144,7 @@ export const mcpGroup: SubcommandGroup = {
       name: 'serve',
       summary: 'Serve the reference commands and the validators as MCP tools (stdio or Streamable HTTP).',
       load: async () => ({ handler: (await import('./mcp-serve.js')).runMcpServe }),
+      needs: ['@modelcontextprotocol/server'],
     },
   ],
 };

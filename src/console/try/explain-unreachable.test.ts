@@ -80,7 +80,7 @@ describe('readCatalog', () => {
       },
     });
     expect(catalog.providers.map(({ id, label }) => ({ id, label }))).toEqual([
-      { id: 'demo', label: 'offline demo, recorded answers' },
+      { id: 'demo', label: 'offline demo, generated answers' },
       { id: 'openai', label: undefined },
     ]);
   });

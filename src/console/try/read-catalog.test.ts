@@ -39,7 +39,7 @@ describe('readCatalog', () => {
         ],
       },
       {
-        label: 'demo: offline demo, recorded answers',
+        label: 'demo: offline demo, generated answers',
         routes: [{ route: 'demo:chat', label: 'demo:chat' }],
       },
     ]);

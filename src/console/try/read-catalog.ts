@@ -65,7 +65,7 @@ export function readCatalog(body: unknown): Catalog {
             ...(typeof p.label === 'string' && p.label !== ''
               ? { label: p.label }
               : p.demo === true
-                ? { label: 'offline demo, recorded answers' }
+                ? { label: 'offline demo, generated answers' }
                 : {}),
             modalities,
             models: modelsOf(p.models, modalities),

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { DEMO_CATALOG } from '../demo/create-demo-models.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -73,7 +74,7 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
       id: provider.id,
       type: provider.type,
       modalities: [...MODALITIES_OF[provider.type]],
-      ...(provider.type === 'demo' ? { demo: true } : {}),
+      ...(provider.type === 'demo' ? { demo: true, models: DEMO_CATALOG } : {}),
     }));
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
     return respond(c, systemSuccess(summary, traceId, { providers, aliases: runtime.aliases }));
