@@ -382,6 +382,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     gateway = createGateway({
       ...config,
       fetch: providerFetch.fetch,
+      host: options.host,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
       env: io.env,
