@@ -36,6 +36,11 @@ export function allowedHostnames(host: string, extra: readonly string[] = []): s
   return [...names];
 }
 
+/** A header's value as a refusal quotes it: at most 100 characters, so an answer stays small. */
+function quoted(value: string): string {
+  return value.length > 100 ? `${value.slice(0, 100)}…` : value;
+}
+
 /** The host name of an `http://` URL made of `authority`, or undefined when it is no URL authority. */
 function hostnameIn(url: string): string | undefined {
   try {
@@ -58,11 +63,11 @@ export function checkHostAndOrigin(
 ): string | undefined {
   if (host === null || host === undefined || host === '') return 'Missing Host header';
   const hostname = /[/?#@\\\s]/.test(host) ? undefined : hostnameIn(`http://${host}`);
-  if (hostname === undefined) return `Invalid Host header: ${host}`;
-  if (!hostnames.includes(hostname)) return `Invalid Host: ${hostname}`;
+  if (hostname === undefined) return `Invalid Host header: ${quoted(host)}`;
+  if (!hostnames.includes(hostname)) return `Invalid Host: ${quoted(hostname)}`;
   if (origin === null || origin === undefined || origin === '') return undefined;
   const originHost = /^https?:\/\//i.test(origin) ? hostnameIn(origin) : undefined;
-  if (originHost === undefined) return `Invalid Origin header: ${origin}`;
-  if (!hostnames.includes(originHost)) return `Invalid Origin: ${originHost}`;
+  if (originHost === undefined) return `Invalid Origin header: ${quoted(origin)}`;
+  if (!hostnames.includes(originHost)) return `Invalid Origin: ${quoted(originHost)}`;
   return undefined;
 }

@@ -21,7 +21,7 @@ const MULTIPART_PATHS = new Set<string>(
 
 /** The media type of a `content-type` header, in lower case and without its parameters. */
 function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return ((contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '').slice(0, 100);
 }
 
 /**
