@@ -317,13 +317,15 @@ describe('createProviderFetch answers as the global fetch does', () => {
         }
       });
     });
-    const sendStray = () =>
-      new Promise<void>((sent) =>
-        latest?.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nSTRAY', () => {
-          straysSent++;
-          sent();
-        }),
-      );
+    // The stray answer, and the end of the connection it went to: the pool closes a connection that receives
+    // bytes at rest, which is the signal a test can wait for.
+    const sendStray = async () => {
+      const socket = latest as Socket;
+      const closed = once(socket, 'close');
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nSTRAY');
+      straysSent++;
+      await closed;
+    };
     raw.listen(0, '127.0.0.1');
     await once(raw, 'listening');
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
