@@ -52,6 +52,7 @@ const upstreamSchema = z.strictObject({
   maxEventBytes: positiveInt.optional(),
   maxStreamEvents: positiveInt.optional(),
   firstByteTimeoutMs: positiveInt.optional(),
+  maxInFlightBytes: positiveInt.optional(),
 });
 
 const otelSchema = z.strictObject({
@@ -170,7 +171,7 @@ export interface GatewayConfig {
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */
 export interface UpstreamSettings {
-  /** Largest body of an answer that is not a stream, in bytes (64 MiB). */
+  /** Largest body of an answer that is not a stream, in bytes (32 MiB). */
   maxResponseBytes?: number | undefined;
   /** Largest stream, all events together, in bytes (64 MiB). */
   maxStreamBytes?: number | undefined;
@@ -180,6 +181,8 @@ export interface UpstreamSettings {
   maxStreamEvents?: number | undefined;
   /** Longest wait for the provider's status line and headers, in milliseconds (60 000). */
   firstByteTimeoutMs?: number | undefined;
+  /** Most bytes of answers that are not streams held by all calls at once, decoded (256 MiB). */
+  maxInFlightBytes?: number | undefined;
 }
 
 /** One problem in a configuration: where (JSON Pointer) and what. */

@@ -12,8 +12,10 @@ import {
   secretsOf,
 } from './gateway-options.js';
 import { GatewayMetrics } from './metrics.js';
+import { createKeylessGuard } from './middleware/keyless-guard.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
+import { createSecurityHeaders } from './middleware/security-headers.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
@@ -92,10 +94,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const telemetry = startTelemetry(options);
   const app = new Hono<GatewayEnv>();
 
-  // Middleware, outermost first (docs/design.md, "The gateway's request path"): in-flight count, trace id, the
-  // request's spans when OpenTelemetry is on, one log line and the metrics for every request whatever answers
-  // it, CORS, then the key check and the shutdown refusal on what they guard.
+  // Middleware, outermost first (docs/design.md, "The gateway's request path"): in-flight count, security
+  // headers, trace id, the request's spans when OpenTelemetry is on, one log line and the metrics for every
+  // request whatever answers it, CORS, then the key check (or, without keys, the Host, Origin and content-type
+  // check) and the shutdown refusal on what they guard.
   app.use(shutdown.track);
+  app.use(createSecurityHeaders());
   app.use(createTraceIdMiddleware());
   if (telemetry !== undefined) {
     app.use((c, next) => {
@@ -128,11 +132,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       }),
     );
   }
-  // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open.
+  // Gateway keys guard the API and the metrics; /healthz, /openapi.json and the console stay open. Without
+  // keys, every route refuses other sites' pages and rebound host names.
   const requireKey = teams?.guard ?? (keys.length > 0 ? createRequireKey(keys) : undefined);
   if (requireKey !== undefined) {
     app.use('/v1/*', requireKey);
     app.use('/metrics', requireKey);
+  } else {
+    app.use(createKeylessGuard({ host: options.host, corsOrigins: options.cors?.origins }));
   }
   app.use('/v1/*', shutdown.refuse);
 

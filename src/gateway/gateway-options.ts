@@ -42,6 +42,11 @@ export interface GatewayOptions extends GatewayConfig {
   adminKey?: string | undefined;
   /** Admit stored keys without limits while the store is unreachable (default: refuse them). */
   storeFailOpen?: boolean | undefined;
+  /**
+   * The address it is served on (`verdict gateway --host`). Without gateway keys, on a loopback address (and
+   * when not given), `Host` and `Origin` must name this machine (docs/gateway.md, "Security").
+   */
+  host?: string | undefined;
   /** The clock of limit windows and usage records (tests); default: the system clock. */
   storeClock?: (() => Date) | undefined;
   /**

@@ -18,16 +18,41 @@ export interface UpstreamBounds {
   readonly maxStreamEvents: number;
   /** Longest wait for the answer's status line and headers, in milliseconds. */
   readonly firstByteTimeoutMs: number;
+  /**
+   * Most bytes of answers that are not streams held at once by all the calls of one gateway, decoded: such a
+   * body is read whole before it is parsed, so this bounds what they cost together (docs/gateway.md, "Bounds").
+   */
+  readonly maxInFlightBytes: number;
 }
 
 /** The defaults of {@link UpstreamBounds}, as docs/gateway.md lists them. */
 export const DEFAULT_UPSTREAM_BOUNDS: UpstreamBounds = {
-  maxResponseBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 32 * 1024 * 1024,
   maxStreamBytes: 64 * 1024 * 1024,
   maxEventBytes: 1024 * 1024,
   maxStreamEvents: 100_000,
   firstByteTimeoutMs: 60_000,
+  maxInFlightBytes: 256 * 1024 * 1024,
 };
+
+/** The bytes of answers held at once, shared by every call of one guarded fetch, within `limit`. */
+class ByteBudget {
+  private held = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Takes `bytes` from the budget, or answers false (taking nothing) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limit) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /** Gives back bytes taken earlier. */
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
 
 /**
  * A request header the gateway sets on calls that must answer with a stream; the provider fetch removes it
@@ -307,6 +332,14 @@ export function createGuardedFetch(
   bounds: UpstreamBounds = DEFAULT_UPSTREAM_BOUNDS,
   base: typeof fetch = (input, init) => globalThis.fetch(input, init),
 ): typeof fetch {
+  const budget = new ByteBudget(bounds.maxInFlightBytes);
+  const overBudget = () =>
+    new UpstreamFault(
+      'PROVIDER_UNAVAILABLE',
+      `The gateway holds ${bounds.maxInFlightBytes} bytes of provider answers already; this answer does not fit.`,
+      { bound: 'max_in_flight_bytes', max_in_flight_bytes: bounds.maxInFlightBytes },
+      false,
+    );
   const guarded = async (
     input: RequestInfo | URL,
     init: RequestInit | undefined,
@@ -419,22 +452,29 @@ export function createGuardedFetch(
         release,
       );
     } else {
+      // The body is read whole before it is parsed: its bytes count against the gateway's budget until it is over.
       let size = 0;
       body = guardBody(
         response.body,
         upstream,
         (chunk) => {
+          if (size + chunk.byteLength > bounds.maxResponseBytes) {
+            return boundFault(
+              `The provider's answer is larger than ${bounds.maxResponseBytes} bytes.`,
+              'max_response_bytes',
+              bounds.maxResponseBytes,
+            );
+          }
+          if (!budget.take(chunk.byteLength)) return overBudget();
           size += chunk.byteLength;
-          return size > bounds.maxResponseBytes
-            ? boundFault(
-                `The provider's answer is larger than ${bounds.maxResponseBytes} bytes.`,
-                'max_response_bytes',
-                bounds.maxResponseBytes,
-              )
-            : undefined;
+          return undefined;
         },
         () => undefined,
-        release,
+        () => {
+          budget.give(size);
+          size = 0;
+          release();
+        },
       );
     }
     return new Response(body, {

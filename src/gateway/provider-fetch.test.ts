@@ -1,6 +1,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+} from 'node:net';
 import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProviderFetch } from './provider-fetch.js';
@@ -288,6 +293,51 @@ describe('createProviderFetch answers as the global fetch does', () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toContain('more');
     await reader.cancel();
     expect(await (await pool.fetch(`${url}/ok`, init())).text()).toBe('ok');
+    raw.close();
+  });
+
+  test('an unsolicited answer a provider sends on an idle connection is never read as the next answer', async () => {
+    // Each request is answered with its own path; on a signal from the test, once an answer has been read, the
+    // connection that gave it sends one more, unasked: the next request on that connection must not get it.
+    let straysSent = 0;
+    let latest: Socket | undefined;
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      let pending = '';
+      socket.on('data', (data) => {
+        pending += data.toString('latin1');
+        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+          const head = pending.slice(0, end);
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+          if (pending.length < end + 4 + length) return;
+          pending = pending.slice(end + 4 + length);
+          const body = `answer for ${head.split(' ')[1]}`;
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+          latest = socket;
+        }
+      });
+    });
+    // The stray answer, and the end of the connection it went to: the pool closes a connection that receives
+    // bytes at rest, which is the signal a test can wait for.
+    const sendStray = async () => {
+      const socket = latest as Socket;
+      const closed = once(socket, 'close');
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nSTRAY');
+      straysSent++;
+      await closed;
+    };
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    // The direct path (text bodies, redirects not followed) and the global fetch's (redirects followed).
+    for (const redirect of ['manual', 'follow'] as const) {
+      const call = async (path: string) =>
+        (await pool.fetch(`${url}${path}`, { method: 'POST', body: path, redirect })).text();
+      expect(await call(`/${redirect}-1`)).toBe(`answer for /${redirect}-1`);
+      await sendStray();
+      for (const n of [2, 3, 4]) expect(await call(`/${redirect}-${n}`)).toBe(`answer for /${redirect}-${n}`);
+    }
+    expect(straysSent).toBe(2);
     raw.close();
   });
 

@@ -123,7 +123,8 @@ interface AxeViolation {
  * accessibility violation.
  */
 export async function expectAccessible(page: Page): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  // Evaluated rather than added as an inline <script>, which the gateway's Content-Security-Policy refuses.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const violations = await page.evaluate(async () => {
@@ -180,19 +181,38 @@ export interface Site {
 export function useConsolePage(serve: () => Promise<Site> = serveConsole): {
   readonly page: Page;
   readonly url: string;
+  /**
+   * What the page's Content-Security-Policy refused so far (`directive: blocked URI`); it must be empty once the
+   * file's tests are done.
+   */
+  readonly cspViolations: string[];
 } {
   let browser: Browser | undefined;
   let site: Site | undefined;
   let page: Page | undefined;
+  const cspViolations: string[] = [];
   beforeAll(async () => {
     [browser, site] = await Promise.all([launchBrowser(), serve()]);
     page = await browser.context.newPage();
+    // Every refusal of the policy the console is served with, on every page load, reaches the test.
+    await page.exposeBinding('reportCspViolation', (_source, violation: string) => {
+      cspViolations.push(violation);
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        const report = (window as unknown as { reportCspViolation(violation: string): void })
+          .reportCspViolation;
+        report(`${event.effectiveDirective}: ${event.blockedURI}`);
+      });
+    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await site?.close();
+    expect(cspViolations).toEqual([]);
   });
   return {
+    cspViolations,
     get page() {
       if (page === undefined) throw new Error('The browser did not start.');
       return page;

@@ -83,6 +83,18 @@ const facts = () => page.locator('dl.facts').last();
 
 // Each test waits for the page (never on a clock); a busy machine gets room.
 describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
+  test("runs under the gateway's Content-Security-Policy, which refuses an inline script and reports it", async () => {
+    await openTry();
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'document.title = "injected"';
+      document.body.append(script);
+    });
+    await eventually(() => site.cspViolations.length).toBe(1);
+    expect(site.cspViolations.splice(0)).toEqual([expect.stringMatching(/^script-src-elem: inline$/)]);
+    expect(await page.title()).toBe('verdict console');
+  });
+
   test('offers the routes of GET /v1/models and answers the default route without typing a model', async () => {
     await openTry();
     await expect.poll(() => picker().inputValue()).toBe('openai:gpt-4o-mini');
@@ -116,6 +128,10 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     expect(shownAnswer!.x).toBeGreaterThan(form!.x + form!.width);
     await expectAccessible(page);
     await saveEverySize(page, 'try-text');
+    // Served by the gateway, the page runs under its Content-Security-Policy and nothing was refused.
+    const served = await page.request.get(site.url);
+    expect(served.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(site.cspViolations).toEqual([]);
   });
 
   test('filters the routes by modality and keeps a typed provider:model', async () => {
@@ -286,7 +302,9 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
   });
 
   test('renders a generated image', async () => {
-    // A real PNG for the provider to return: a picture the browser draws and screenshots.
+    // A real PNG for the provider to return: a picture the browser draws and screenshots, on a blank page (the
+    // console's own policy refuses inline styles).
+    await page.goto('about:blank');
     await page.setContent(
       '<div style="width:160px;height:96px;background:linear-gradient(135deg,#1f4fbf,#f0b429)"></div>',
     );

@@ -64,6 +64,24 @@ describe('the gateway in front of a faulty provider', () => {
     await faults.waitForAborts(2);
   });
 
+  test('a compressed answer that decodes past the gateway-wide byte budget fails as a provider fault naming it', async () => {
+    const { gateway } = gatewayFor({
+      upstream: { maxResponseBytes: 4 * 1024 * 1024, maxInFlightBytes: 1024 * 1024 },
+    });
+    const answer = await readEnvelope(await gateway.request('/v1/text', text('faulty:gzip-bomb')));
+    expect(answer.status).toBe(503);
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      provider: 'faulty',
+      error: {
+        code: 'PROVIDER_UNAVAILABLE',
+        details: { bound: 'max_in_flight_bytes', max_in_flight_bytes: 1024 * 1024, is_retryable: false },
+      },
+    });
+    // What the call held is given back: the next answer fits again.
+    expect((await readEnvelope(await gateway.request('/v1/text', text('faulty:ok')))).status).toBe(200);
+  });
+
   test('a stream past its event bound fails with max_stream_events', async () => {
     const { gateway } = gatewayFor();
     const response = await gateway.request('/v1/text', text('faulty:many-events', { stream: true }));

@@ -91,6 +91,40 @@ describe('createGuardedFetch', () => {
     }
   });
 
+  test('answers that are not streams share one byte budget: past it a call fails, and bytes return when a body is over', async () => {
+    // Each answer's body is fed by the test, so that two are in flight at once.
+    const feeds: ReadableStreamDefaultController<Uint8Array>[] = [];
+    const base: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            feeds.push(controller);
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const guarded = createGuardedFetch({ ...DEFAULT_UPSTREAM_BOUNDS, maxInFlightBytes: 1000 }, base);
+    const first = (
+      await guarded('http://provider.test/v1', { method: 'POST', body: '{}' })
+    ).body!.getReader();
+    feeds[0]?.enqueue(new Uint8Array(600));
+    expect((await first.read()).value?.byteLength).toBe(600);
+    const second = await guarded('http://provider.test/v1', { method: 'POST', body: '{}' });
+    feeds[1]?.enqueue(new Uint8Array(600));
+    feeds[1]?.close();
+    expect(findUpstreamFault(await readAll(second))).toMatchObject({
+      failureCode: 'PROVIDER_UNAVAILABLE',
+      details: { bound: 'max_in_flight_bytes', max_in_flight_bytes: 1000 },
+      retryable: false,
+    });
+    feeds[0]?.close();
+    expect((await first.read()).done).toBe(true);
+    const third = await guarded('http://provider.test/v1', { method: 'POST', body: '{}' });
+    feeds[2]?.enqueue(new Uint8Array(900));
+    feeds[2]?.close();
+    expect((await third.arrayBuffer()).byteLength).toBe(900);
+  });
+
   test('the stream-request header is not sent to the provider', async () => {
     let sent: Headers | undefined;
     const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, async (_input, init) => {

@@ -145,6 +145,41 @@ describe('verdict gateway under hostile clients', () => {
     expect(await cli.exit).toBe(0);
   });
 
+  test('clients that send part of a request and never read nor close hold no slot once answered: /healthz answers', async () => {
+    const cli = await startCli({ maxConnections: 3, headersTimeoutMs: 300 });
+    const { port } = new URL(cli.url);
+    // Each sends half a request, then neither reads its 408 (paused) nor closes its side of the connection.
+    const stuck = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(Number(port), '127.0.0.1', () => {
+              socket.pause();
+              socket.write('POST /v1/text HTTP/1.1\r\nHost: x\r\n', () => resolve(socket));
+            });
+            socket.on('error', () => undefined);
+          }),
+      ),
+    );
+    try {
+      // Each is answered 408 once its headers time out; the gateway then frees its slot for the next client.
+      await expect
+        .poll(() => logLines(cli.io.stderr.text()).filter((line) => line.code === 'REQUEST_TIMEOUT').length, {
+          timeout: 10_000,
+        })
+        .toBe(3);
+      await expect
+        .poll(async () => (await fetch(`${cli.url}/healthz`).catch(() => undefined))?.status, {
+          timeout: 10_000,
+        })
+        .toBe(200);
+    } finally {
+      for (const socket of stuck) socket.destroy();
+      cli.stop();
+    }
+    expect(await cli.exit).toBe(0);
+  });
+
   test('keys from VERDICT_GATEWAY_KEYS shorter than 16 characters are refused at start', async () => {
     const io = memoryIo({ env: { VERDICT_GATEWAY_KEYS: 'a,b' }, cwd: dir });
     expect(await run(['gateway', '--port', '0'], io)).toBe(2);

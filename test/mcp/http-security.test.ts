@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -151,6 +151,61 @@ describe('serveMcp over HTTP', () => {
   });
 });
 
+describe('serveMcp over HTTP: connection bounds', () => {
+  test('caps connections; half-sent requests time out and free their slots for an authenticated call', async () => {
+    const factory = createVerdictServerFactory({ commands: [], version: '0.0.0', log: memoryIo().stderr });
+    const controller = new AbortController();
+    const log = memoryIo().stderr;
+    const serving = serveMcp({
+      factory,
+      log,
+      signal: controller.signal,
+      http: {
+        host: '127.0.0.1',
+        port: 0,
+        token: TOKEN,
+        bounds: { maxConnections: 3, headersTimeoutMs: 300 },
+      },
+    });
+    await expect.poll(() => /serving MCP on (\S+)/.test(log.text()), { timeout: 10_000 }).toBe(true);
+    const url = new URL(/serving MCP on (\S+)/.exec(log.text())?.[1] as string);
+    const open = (request: string) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(Number(url.port), '127.0.0.1', () => {
+          socket.pause();
+          socket.write(request, () => resolve(socket));
+        });
+        socket.on('error', () => undefined);
+      });
+    const held = await Promise.all([1, 2, 3].map(() => open('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n')));
+    try {
+      // Past the cap a connection is closed without an answer.
+      const extra = await open('GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      extra.resume();
+      const answered = await new Promise<string>((resolve) => {
+        let text = '';
+        extra.on('data', (chunk) => {
+          text += chunk.toString();
+        });
+        extra.on('close', () => resolve(text));
+      });
+      expect(answered).toBe('');
+      await expect
+        .poll(
+          async () => (await post(url, { authorization: `Bearer ${TOKEN}` }).catch(() => undefined))?.status,
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      controller.abort();
+      await serving;
+    }
+  });
+});
+
 describe('verdict mcp serve --http: Host and Origin checks on every bind', () => {
   test('on loopback, a foreign Host or Origin is refused (403) even with the right token', async () => {
     const server = await serveInProcess(['--http', '127.0.0.1:0'], { VERDICT_MCP_TOKEN: TOKEN });
@@ -206,6 +261,9 @@ describe('verdict mcp serve --http: keep-alive', () => {
       await expect
         .poll(() => serverSockets.at(-1)?.timeout ?? 0, { timeout: 15_000 })
         .toBeGreaterThanOrEqual(65_000);
+      // Headers must come within the gateway's 10 s, and connections are capped as the gateway's are.
+      const { server: http } = serverSockets.at(-1) as Socket & { server: import('node:http').Server };
+      expect([http.headersTimeout, http.maxConnections]).toEqual([10_000, 1024]);
       const second = await post(server.url, auth, agent);
       expect(second.status).toBe(200);
       expect(second.reused).toBe(true);

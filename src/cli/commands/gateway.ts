@@ -23,6 +23,12 @@ import {
 } from '../../gateway/index.js';
 import { createProviderFetch } from '../../gateway/provider-fetch.js';
 import type { GatewayStore } from '../../gateway/store/index.js';
+import {
+  boundConnections,
+  DEFAULT_SERVE_BOUNDS,
+  type ServeBounds,
+  serverOptionsOf,
+} from '../../http/bound-server.js';
 import { readJson } from '../../json/index.js';
 import { parseArguments } from '../../producer/parse-arguments.js';
 import { readInput } from '../../producer/read-input.js';
@@ -394,6 +400,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     gateway = createGateway({
       ...config,
       fetch: providerFetch.fetch,
+      host: options.host,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
       ...(options['otel-endpoint'] === undefined
@@ -420,8 +427,12 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   await gateway.ready();
   // AI SDK warnings go to the console as free text; the gateway's stderr carries JSON log lines only.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  const headersTimeout = config.headersTimeoutMs ?? 10_000;
-  const bodyTimeout = config.bodyTimeoutMs ?? 30_000;
+  const bounds: ServeBounds = {
+    headersTimeoutMs: config.headersTimeoutMs ?? DEFAULT_SERVE_BOUNDS.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs ?? DEFAULT_SERVE_BOUNDS.bodyTimeoutMs,
+    keepAliveMs: DEFAULT_SERVE_BOUNDS.keepAliveMs,
+    maxConnections: config.maxConnections ?? DEFAULT_SERVE_BOUNDS.maxConnections,
+  };
   let server: Server;
   try {
     // verdict gateway serves HTTP/1.1 only, so the server is Node's http.Server.
@@ -433,12 +444,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
           port: options.port,
           // Node's defaults wait 300 s for a request; these bounds are the gateway's (docs/gateway.md). The body
           // is bounded by the gateway itself (an envelope answers it); Node's own limit is the backstop.
-          serverOptions: {
-            headersTimeout,
-            requestTimeout: headersTimeout + bodyTimeout + 5000,
-            keepAliveTimeout: 5000,
-            connectionsCheckingInterval: Math.min(1000, headersTimeout),
-          },
+          serverOptions: serverOptionsOf(bounds),
         },
         () => listening(started as Server),
       );
@@ -455,7 +461,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     await store?.close().catch(() => undefined);
     return EXIT.failure;
   }
-  server.maxConnections = config.maxConnections ?? 1024;
+  boundConnections(server, bounds);
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
     answerClientError(error, socket, log),
   );

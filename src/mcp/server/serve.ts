@@ -1,21 +1,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type AddressInfo, isIPv4, isIPv6 } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import {
   type AuthInfo,
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
   type McpHttpHandler,
   type McpServer,
   OAuthError,
   OAuthErrorCode,
-  originValidationResponse,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { VerdictError } from '../../errors.js';
+import {
+  boundConnections,
+  DEFAULT_SERVE_BOUNDS,
+  type ServeBounds,
+  serverOptionsOf,
+} from '../../http/bound-server.js';
+import { allowedHostnames, checkHostAndOrigin } from '../../http/check-host.js';
 import type { OutputStream } from '../../producer/types.js';
 
 /** The path the Streamable HTTP endpoint answers on. */
@@ -54,6 +58,11 @@ export interface HttpServeOptions {
    * rebinding protection stays on for every bind.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Waits and connection cap (docs/mcp-http.md); default: 10 s for headers, 30 s for a body, 1 024 connections,
+   * idle keep-alive connections kept 65 s.
+   */
+  bounds?: Partial<ServeBounds>;
 }
 
 /** How long an idle keep-alive connection stays open. */
@@ -61,29 +70,6 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** Connections the kernel may queue before they are accepted, for bursts of new clients. */
 const LISTEN_BACKLOG = 1024;
-
-/** True for an address only this machine reaches: `localhost`, 127.0.0.0/8 and `::1`. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
-}
-
-/** Addresses that bind every interface: they name no host a client would send. */
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
-
-/** A host as the `Host` and `Origin` checks compare it: lower case, an IPv6 address in brackets. */
-function hostnameOf(host: string): string {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return isIPv6(bare) ? `[${bare}]` : bare;
-}
-
-/** The host names a server bound to `host` answers in `Host` and `Origin` headers. */
-export function allowedHostnames(host: string, extra: readonly string[] = []): string[] {
-  const names = new Set(localhostAllowedHostnames());
-  if (!WILDCARD_HOSTS.has(host)) names.add(hostnameOf(host));
-  for (const name of extra) names.add(hostnameOf(name));
-  return [...names];
-}
 
 /** A fixed-length digest, so that comparing tokens takes the same time whatever their lengths. */
 function digest(text: string): Buffer {
@@ -176,9 +162,13 @@ async function respond(
     return new Response('Not found: the MCP endpoint is /mcp.\n', { status: 404 });
   }
   // DNS rebinding protection first: a page in a browser must not even learn whether a token is needed.
-  const rejected =
-    hostHeaderValidationResponse(head, gate.hostnames) ?? originValidationResponse(head, gate.hostnames);
-  if (rejected !== undefined) return rejected;
+  const rejected = checkHostAndOrigin(head.headers.get('host'), head.headers.get('origin'), gate.hostnames);
+  if (rejected !== undefined) {
+    return Response.json(
+      { jsonrpc: '2.0', error: { code: -32000, message: rejected }, id: null },
+      { status: 403 },
+    );
+  }
   let authInfo: AuthInfo | undefined;
   if (gate.auth !== undefined) {
     const auth = await gate.auth(head);
@@ -250,17 +240,17 @@ async function serveOverHttp(options: ServeOptions & { http: HttpServeOptions })
   };
   // The request URL is built on the bound address, never on the Host header, which is checked separately.
   let origin = 'http://localhost';
-  const server = createServer((req, res) => {
+  // Keep idle keep-alive connections longer than clients do (undici: 4 s): when the server closes first, a
+  // client that just picked the connection for its next request gets ECONNRESET.
+  const bounds: ServeBounds = { ...DEFAULT_SERVE_BOUNDS, keepAliveMs: KEEP_ALIVE_MS, ...options.http.bounds };
+  const server = createServer(serverOptionsOf(bounds), (req, res) => {
     answer(handler, gate, origin, req, res).catch((error: unknown) => {
       options.log.write(`verdict mcp: ${String(error)}\n`);
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
   });
-  // Keep idle keep-alive connections longer than clients do (undici: 4 s): when the server closes first, a
-  // client that just picked the connection for its next request gets ECONNRESET. Headers may take as long.
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1000;
+  boundConnections(server, bounds);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
