@@ -4,6 +4,7 @@ import { pointerOf } from '../json/json-pointer.js';
 import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
+import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
@@ -53,12 +54,21 @@ const upstreamSchema = z.strictObject({
   firstByteTimeoutMs: positiveInt.optional(),
 });
 
-const targetSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model');
+const targetSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model')
+  .max(MAX_ID_LENGTH)
+  .refine((value) => !hasControlCharacter(value), 'must not hold control characters');
+const aliasSchema = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH)
+  .refine((value) => !hasControlCharacter(value), 'must not hold control characters');
 
 /** The schema a configuration (file or object) is checked against; every problem is reported at once. */
 export const gatewayConfigSchema = z.strictObject({
   providers: z.record(z.string(), providerSchema).optional(),
-  aliases: z.record(z.string(), z.union([targetSchema, z.array(targetSchema).min(1)])).optional(),
+  aliases: z.record(aliasSchema, z.union([targetSchema, z.array(targetSchema).min(1)])).optional(),
   routes: z.partialRecord(z.enum(ROUTE_NAMES), routeSchema).optional(),
   timeoutMs: positiveInt.optional(),
   retries: nonNegativeInt.max(10).optional(),

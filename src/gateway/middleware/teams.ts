@@ -8,6 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
+import { replaceControlCharacters } from '../plain-id.js';
 import { providerRouteOf } from '../route-table.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
@@ -56,6 +57,8 @@ export interface Teams {
   finish(c: Context<GatewayEnv>, facts: RequestFacts, status: number, seconds: number): void;
   /** Whether the store answers now. */
   storeUp(): Promise<boolean>;
+  /** Whether usage records have failed to be written several times in a row while the store may answer. */
+  usageStuck(): boolean;
   /** `true` when stored keys are admitted without limits while the store is down. */
   readonly failOpen: boolean;
   /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
@@ -172,6 +175,18 @@ export function createTeams(options: TeamsOptions): Teams {
       counts.storeErrors++;
       log(JSON.stringify({ time: now().toISOString(), event: 'usage_write_failed', error: error.message }));
       options.writer?.onError?.(error);
+    },
+    onPark: (record, error) => {
+      log(
+        JSON.stringify({
+          time: now().toISOString(),
+          event: 'usage_record_parked',
+          request_id: record.request_id,
+          trace_id: record.trace_id,
+          error: error.message,
+        }),
+      );
+      options.writer?.onPark?.(record, error);
     },
   });
 
@@ -319,9 +334,10 @@ export function createTeams(options: TeamsOptions): Teams {
         trace_id: c.get('traceId'),
         key_name: facts.key ?? null,
         route: facts.route,
-        provider: facts.provider ?? null,
-        model: facts.model ?? null,
-        target: facts.target ?? null,
+        // The model is the one the provider reported: whatever bytes it sent, the record stays writable.
+        provider: orNull(facts.provider),
+        model: orNull(facts.model),
+        target: orNull(facts.target),
         attempts: facts.attempts,
         status,
         code: facts.code ?? (status < 400 ? 'ok' : 'INTERNAL_ERROR'),
@@ -360,6 +376,7 @@ export function createTeams(options: TeamsOptions): Teams {
         return false;
       }
     },
+    usageStuck: () => writer.stuck,
     register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
     metrics() {
       const { stats } = writer;
@@ -370,6 +387,9 @@ export function createTeams(options: TeamsOptions): Teams {
         '# HELP verdict_gateway_usage_records_dropped_total Usage records dropped (queue full, or store down at shutdown).',
         '# TYPE verdict_gateway_usage_records_dropped_total counter',
         `verdict_gateway_usage_records_dropped_total ${stats.dropped}`,
+        '# HELP verdict_gateway_usage_records_parked_total Usage records the store refused for their content, set aside.',
+        '# TYPE verdict_gateway_usage_records_parked_total counter',
+        `verdict_gateway_usage_records_parked_total ${stats.parked}`,
         '# HELP verdict_gateway_usage_queue Usage records waiting to be written.',
         '# TYPE verdict_gateway_usage_queue gauge',
         `verdict_gateway_usage_queue ${stats.queued}`,
@@ -386,4 +406,8 @@ export function createTeams(options: TeamsOptions): Teams {
     },
     flush: (deadlineMs) => writer.flush(deadlineMs),
   };
+}
+
+function orNull(id: string | undefined): string | null {
+  return id === undefined ? null : replaceControlCharacters(id);
 }
