@@ -190,6 +190,26 @@ export function createTeams(options: TeamsOptions): Teams {
     },
   });
 
+  /**
+   * Add a finished request's tokens (`RequestFacts.usage`, settled whatever the outcome) to its key's tpm and
+   * budget counters: the one place a key is charged (docs/gateway.md, "Limits").
+   */
+  const chargeKey = (key: KeyRecord, tokens: number, ended: Date) => {
+    if (tokens <= 0) return;
+    countTokens(store, key, tokens, ended).catch((error: unknown) => {
+      counts.tokenCountFailures++;
+      log(
+        JSON.stringify({
+          time: ended.toISOString(),
+          event: 'tokens_not_counted',
+          key: key.name,
+          tokens,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    });
+  };
+
   const storeDown = (c: Context<GatewayEnv>, error: unknown) => {
     counts.storeErrors++;
     log(
@@ -353,20 +373,7 @@ export function createTeams(options: TeamsOptions): Teams {
         });
       }
       const key = c.get('caller')?.key;
-      if (key !== undefined && input + output > 0) {
-        countTokens(store, key, input + output, ended).catch((error: unknown) => {
-          counts.tokenCountFailures++;
-          log(
-            JSON.stringify({
-              time: ended.toISOString(),
-              event: 'tokens_not_counted',
-              key: key.name,
-              tokens: input + output,
-              error: error instanceof Error ? error.message : String(error),
-            }),
-          );
-        });
-      }
+      if (key !== undefined) chargeKey(key, input + output, ended);
     },
     async storeUp() {
       try {
