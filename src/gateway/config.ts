@@ -52,6 +52,11 @@ const upstreamSchema = z.strictObject({
   maxEventBytes: positiveInt.optional(),
   maxStreamEvents: positiveInt.optional(),
   firstByteTimeoutMs: positiveInt.optional(),
+  allowDownloadAddresses: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+    .max(256)
+    .optional()
+    .describe('Internal addresses or CIDR ranges downloads named by a provider may reach.'),
 });
 
 const targetSchema = z
@@ -171,6 +176,8 @@ export interface UpstreamSettings {
   maxStreamEvents?: number | undefined;
   /** Longest wait for the provider's status line and headers, in milliseconds (60 000). */
   firstByteTimeoutMs?: number | undefined;
+  /** Internal addresses or CIDR ranges a download named by a provider's answer may reach (none). */
+  allowDownloadAddresses?: readonly string[] | undefined;
 }
 
 /** One problem in a configuration: where (JSON Pointer) and what. */

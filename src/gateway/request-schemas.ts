@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
-import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
+import { hasControlCharacter } from './plain-id.js';
 import type { RouteName } from './route-table.js';
 
 /**
@@ -11,7 +11,6 @@ import type { RouteName } from './route-table.js';
 const model = z
   .string()
   .min(1)
-  .max(MAX_ID_LENGTH)
   .refine((value) => !hasControlCharacter(value), 'Must not hold control characters.')
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
 

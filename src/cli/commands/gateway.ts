@@ -371,7 +371,9 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   // Built before --check-config answers, so that it checks what only the gateway checks (key lengths).
   let gateway: ReturnType<typeof createGateway>;
   const log = (line: string) => io.stderr.write(`${line}\n`);
-  const providerFetch = createProviderFetch();
+  const providerFetch = createProviderFetch({
+    allowDownloadAddresses: config.upstream?.allowDownloadAddresses,
+  });
   try {
     gateway = createGateway({
       ...config,
