@@ -225,7 +225,7 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
       });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw networkError('fetch failed', error);
+      throw networkError('fetch failed', unreadableAnswer(error) ?? error);
     }
     const status = answer.statusCode;
     const statusText = answer.statusText ?? '';
@@ -242,7 +242,7 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
         throw new RangeError(`The answer lists more than ${MAX_CODINGS} content codings.`);
     } catch (error) {
       drop(answer.body);
-      throw networkError('fetch failed', error);
+      throw networkError('fetch failed', answerFault(error instanceof Error ? error.message : String(error)));
     }
     if (empty) discard(answer.body);
     const stream = empty ? null : webBody(answer.body, codings, signal);
@@ -254,6 +254,26 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
     await Promise.all([agent.destroy(), downloads.destroy()]);
   };
   return { fetch, close };
+}
+
+/**
+ * The provider answered, but with something HTTP cannot carry (undici's parser refused it, or its headers
+ * overflowed): a deterministic fault of the provider's, which another attempt would meet again.
+ */
+function unreadableAnswer(error: unknown): UpstreamFault | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (code !== 'UND_ERR_HEADERS_OVERFLOW' && !code.startsWith('HPE_')) return undefined;
+  return answerFault(
+    code === 'UND_ERR_HEADERS_OVERFLOW'
+      ? "The provider's answer has more header bytes than the gateway reads."
+      : `The provider's answer is not valid HTTP (${code}).`,
+  );
+}
+
+/** A provider answer the gateway cannot read: `INVALID_PROVIDER_RESPONSE`, not retried (docs/gateway.md, "Bounds"). */
+function answerFault(message: string): UpstreamFault {
+  return new UpstreamFault('INVALID_PROVIDER_RESPONSE', message, { unreadable_answer: true }, false);
 }
 
 /** How to build the provider fetch. */

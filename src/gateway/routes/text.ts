@@ -9,6 +9,7 @@ import {
 } from '../../unified/ai-sdk.js';
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import { boundAnswers } from '../bound-answer.js';
 import { buildEnvelope, withMetadata } from '../build-envelope.js';
 import {
   type AttemptInput,
@@ -83,7 +84,7 @@ function textCall(prepared: PreparedText, input: AttemptInput<ModelOf<'text'>>) 
   if (call === undefined) throw new Error('The target was not prepared for this request.');
   return {
     ...call,
-    model: input.target.model,
+    model: boundAnswers(input.target.model),
     // The gateway retries (counted in metadata.attempts); the SDK's own retries would be invisible.
     maxRetries: 0,
     abortSignal: input.signal,
