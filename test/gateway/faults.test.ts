@@ -310,4 +310,17 @@ describe("provider faults are reported as the provider's", () => {
       },
     });
   });
+
+  test('a stream with more tool calls than the bound fails too', async () => {
+    const { gateway } = gatewayFor();
+    const response = await gateway.request(
+      '/v1/text',
+      text('faulty:many-tool-calls', { tools, stream: true }),
+    );
+    const answer = await readEnvelope(response);
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_PROVIDER_RESPONSE', details: { bound: 'max_tool_calls', is_retryable: false } },
+    });
+  });
 });

@@ -313,7 +313,22 @@ export async function startFaultProvider(): Promise<FaultProvider> {
       case 'proto-tool-arguments':
         return json(200, toolCallCompletion(model, '{"__proto__":{"admin":true},"city":"Paris"}'));
       case 'many-tool-calls':
-        return json(200, manyToolCalls(model, 2000));
+        if (!stream) return json(200, manyToolCalls(model, 2000));
+        // 2 000 calls in 20 chunks of 100, under the stream's event bound.
+        sse();
+        res.write(openAiChunk(model, { role: 'assistant', content: null }));
+        for (let chunk = 0; chunk < 20; chunk++) {
+          const calls = Array.from({ length: 100 }, (_, offset) => ({
+            index: chunk * 100 + offset,
+            id: `call_${chunk * 100 + offset}`,
+            type: 'function',
+            function: { name: 'lookup', arguments: '{}' },
+          }));
+          res.write(openAiChunk(model, { tool_calls: calls }));
+        }
+        res.write(openAiChunk(model, {}, 'tool_calls'));
+        res.write('data: [DONE]\n\n');
+        return res.end();
       case 'many-codings':
         res.writeHead(200, {
           'content-type': 'application/json',
