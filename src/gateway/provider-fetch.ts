@@ -263,7 +263,9 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
 function unreadableAnswer(error: unknown): UpstreamFault | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  if (code !== 'UND_ERR_HEADERS_OVERFLOW' && !code.startsWith('HPE_')) return undefined;
+  // undici ends a connection whose answer its parser cannot follow (a flood of 1xx answers) as `bad response`.
+  const badResponse = code === 'UND_ERR_SOCKET' && (error as Error).message === 'bad response';
+  if (code !== 'UND_ERR_HEADERS_OVERFLOW' && !code.startsWith('HPE_') && !badResponse) return undefined;
   return answerFault(
     code === 'UND_ERR_HEADERS_OVERFLOW'
       ? "The provider's answer has more header bytes than the gateway reads."

@@ -283,9 +283,9 @@ describe("provider faults are reported as the provider's", () => {
     expect(({} as { admin?: unknown }).admin).toBeUndefined();
   });
 
-  test('too many content codings and a header overflow are INVALID_PROVIDER_RESPONSE, tried once', async () => {
+  test('too many content codings, a header overflow and a 1xx flood are INVALID_PROVIDER_RESPONSE, tried once', async () => {
     const { gateway } = gatewayFor({ retries: 2, retryBaseMs: 1 });
-    for (const model of ['faulty:many-codings', 'faulty:header-overflow']) {
+    for (const model of ['faulty:many-codings', 'faulty:header-overflow', 'faulty:1xx-flood']) {
       faults.reset();
       const answer = await readEnvelope(await gateway.request('/v1/text', text(model)));
       expect(answer.envelope).toMatchObject({

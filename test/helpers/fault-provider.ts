@@ -14,7 +14,7 @@
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
  * `redirect-same-origin`, `echo-key`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
  * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`, `deep-tool-arguments`, `proto-tool-arguments`,
- * `many-tool-calls`, `many-codings`, `header-overflow`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
+ * `many-tool-calls`, `many-codings`, `header-overflow`, `1xx-flood`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -335,6 +335,19 @@ export async function startFaultProvider(): Promise<FaultProvider> {
           'content-encoding': Array(6).fill('gzip').join(', '),
         });
         return res.end(gzipSync('{}'));
+      case '1xx-flood': {
+        // Informational answers without end, until the client goes away.
+        const socket = res.socket;
+        if (socket === null) return;
+        let sent = 0;
+        const flood = () => {
+          while (!socket.destroyed && sent < 2_000_000) {
+            sent++;
+            if (!socket.write('HTTP/1.1 100 Continue\r\n\r\n')) return socket.once('drain', flood);
+          }
+        };
+        return flood();
+      }
       case 'header-overflow': {
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         for (let index = 0; index < 40; index++) headers[`x-filler-${index}`] = 'a'.repeat(1000);
