@@ -4,7 +4,7 @@
  * complete only when the provider said so. Past a bound the upstream request is aborted and the call fails with
  * an {@link UpstreamFault} naming the bound, so nothing a provider sends can grow the gateway's memory.
  */
-import { DOWNLOAD_REQUEST_HEADER } from './internal-address.js';
+import { CHECKS_DOWNLOADS, DOWNLOAD_REQUEST_HEADER } from './internal-address.js';
 import { UpstreamFault } from './upstream-fault.js';
 
 /** The bounds of one provider answer; each is a setting of the gateway's `upstream` configuration. */
@@ -309,6 +309,8 @@ export function createGuardedFetch(
   base: typeof fetch = (input, init) => globalThis.fetch(input, init),
   trustedOrigins?: ReadonlySet<string>,
 ): typeof fetch {
+  // Only a fetch that reads the download mark is sent it: another would pass it on to the provider.
+  const marksDownloads = (base as { [CHECKS_DOWNLOADS]?: unknown })[CHECKS_DOWNLOADS] === true;
   const guarded = async (
     input: RequestInfo | URL,
     init: RequestInit | undefined,
@@ -323,8 +325,9 @@ export function createGuardedFetch(
     headers.delete(DOWNLOAD_REQUEST_HEADER);
     // A request to an origin no provider is configured at is a download a provider's answer asked for: the
     // provider fetch checks the addresses it connects to (docs/gateway.md, "Security").
-    if (trustedOrigins !== undefined && !trustedOrigins.has(url.origin))
+    if (marksDownloads && trustedOrigins !== undefined && !trustedOrigins.has(url.origin)) {
       headers.set(DOWNLOAD_REQUEST_HEADER, '1');
+    }
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const upstream = new AbortController();
     const outer = init?.signal ?? undefined;

@@ -12,6 +12,9 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
  */
 export const DOWNLOAD_REQUEST_HEADER = 'x-verdict-download';
 
+/** Set on a `fetch` that reads {@link DOWNLOAD_REQUEST_HEADER}; any other `fetch` is never sent the header. */
+export const CHECKS_DOWNLOADS = Symbol.for('verdict.checksDownloads');
+
 const INTERNAL_V4: readonly [string, number][] = [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private

@@ -3,7 +3,12 @@ import { isIP, type LookupFunction } from 'node:net';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { createAddressAllowList, DOWNLOAD_REQUEST_HEADER, isInternalAddress } from './internal-address.js';
+import {
+  CHECKS_DOWNLOADS,
+  createAddressAllowList,
+  DOWNLOAD_REQUEST_HEADER,
+  isInternalAddress,
+} from './internal-address.js';
 import { UpstreamFault } from './upstream-fault.js';
 
 /** The `fetch` the gateway calls its providers through, and how to let its connections go. */
@@ -253,7 +258,7 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
   const close = async () => {
     await Promise.all([agent.destroy(), downloads.destroy()]);
   };
-  return { fetch, close };
+  return { fetch: Object.assign(fetch, { [CHECKS_DOWNLOADS]: true }), close };
 }
 
 /**
