@@ -147,7 +147,9 @@ export class UsageWriter {
           this.failuresInRow = 0;
         } catch (error) {
           this.stats.failedBatches++;
-          this.failuresInRow++;
+          // A store that cannot be reached is down, which health says already; stuck is a store that answers
+          // and refuses the records.
+          this.failuresInRow = refusedByStore(error) ? this.failuresInRow + 1 : 0;
           this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
           if (this.stopping) return;
           this.backoffMs = Math.min(this.maxBackoffMs, this.backoffMs === 0 ? 250 : this.backoffMs * 2);
@@ -164,7 +166,10 @@ export class UsageWriter {
     }
   }
 
-  /** True when the batch at the head of the queue has failed several times in a row: usage is not being recorded. */
+  /**
+   * True when the store answered and refused the batch at the head of the queue several times in a row: usage is
+   * not being recorded although the store is up.
+   */
   get stuck(): boolean {
     return this.failuresInRow >= STUCK_AFTER_FAILURES && this.queue.length > 0;
   }
@@ -233,10 +238,25 @@ export class UsageWriter {
  * the records are at fault, not the store, and trying them again can never succeed.
  */
 function isDataException(error: unknown): boolean {
+  return sqlStateOf(error)?.startsWith('22') === true;
+}
+
+/**
+ * True when the server answered and refused the statement: a SQLSTATE other than a connection exception (class
+ * 08) or an operator's intervention such as a shutdown (class 57).
+ */
+function refusedByStore(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && !state.startsWith('08') && !state.startsWith('57');
+}
+
+/** The PostgreSQL SQLSTATE an error or one of its causes carries. */
+function sqlStateOf(error: unknown): string | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 4; depth++) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true;
+    // Five characters with a digit: a SQLSTATE, not one of Node's errno codes (EPIPE).
+    if (typeof code === 'string' && /^(?=.*[0-9])[0-9A-Z]{5}$/.test(code)) return code;
     cause = cause.cause;
   }
-  return false;
+  return undefined;
 }
