@@ -5,6 +5,7 @@ import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
+import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
@@ -53,6 +54,11 @@ const upstreamSchema = z.strictObject({
   maxStreamEvents: positiveInt.optional(),
   firstByteTimeoutMs: positiveInt.optional(),
   maxInFlightBytes: positiveInt.optional(),
+  allowDownloadAddresses: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+    .max(256)
+    .optional()
+    .describe('Internal addresses or CIDR ranges downloads named by a provider may reach.'),
 });
 
 const otelSchema = z.strictObject({
@@ -67,12 +73,21 @@ const otelSchema = z.strictObject({
   latestConventions: z.boolean().optional(),
 });
 
-const targetSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model');
+const targetSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]*:.+$/, 'must be provider:model')
+  .max(MAX_ID_LENGTH)
+  .refine((value) => !hasControlCharacter(value), 'must not hold control characters');
+const aliasSchema = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH)
+  .refine((value) => !hasControlCharacter(value), 'must not hold control characters');
 
 /** The schema a configuration (file or object) is checked against; every problem is reported at once. */
 export const gatewayConfigSchema = z.strictObject({
   providers: z.record(z.string(), providerSchema).optional(),
-  aliases: z.record(z.string(), z.union([targetSchema, z.array(targetSchema).min(1)])).optional(),
+  aliases: z.record(aliasSchema, z.union([targetSchema, z.array(targetSchema).min(1)])).optional(),
   routes: z.partialRecord(z.enum(ROUTE_NAMES), routeSchema).optional(),
   timeoutMs: positiveInt.optional(),
   retries: nonNegativeInt.max(10).optional(),
@@ -183,6 +198,8 @@ export interface UpstreamSettings {
   firstByteTimeoutMs?: number | undefined;
   /** Most bytes of answers that are not streams held by all calls at once, decoded (256 MiB). */
   maxInFlightBytes?: number | undefined;
+  /** Internal addresses or CIDR ranges a download named by a provider's answer may reach (none). */
+  allowDownloadAddresses?: readonly string[] | undefined;
 }
 
 /** One problem in a configuration: where (JSON Pointer) and what. */

@@ -42,10 +42,14 @@ export function createRuntime(
 ): GatewayRuntime {
   const env = options.env ?? {};
   const settings = providerSettingsOf(options);
+  // The origins of the configured providers; a request anywhere else is a download made on a provider's word.
+  const trustedOrigins = new Set<string>();
+  const { allowDownloadAddresses, ...bounds } = options.upstream ?? {};
   const fetch = createGuardedFetch(
     // Only the bounds that are set: an `undefined` member must not hide its default.
-    { ...DEFAULT_UPSTREAM_BOUNDS, ...omitUndefined(options.upstream ?? {}) },
-    options.fetch ?? createProviderFetch().fetch,
+    { ...DEFAULT_UPSTREAM_BOUNDS, ...omitUndefined(bounds) },
+    options.fetch ?? createProviderFetch({ allowDownloadAddresses }).fetch,
+    trustedOrigins,
   );
   const providers = new Map(
     Object.entries(settings).map(([id, provider]) => [
@@ -53,6 +57,9 @@ export function createRuntime(
       createProviderModels(id, provider, env, fetch, { paceMs: options.demoPaceMs }),
     ]),
   );
+  for (const provider of providers.values()) {
+    if (provider.baseURL !== undefined) trustedOrigins.add(new URL(provider.baseURL).origin);
+  }
   const aliases = Object.fromEntries(
     Object.entries(options.aliases ?? {}).map(([name, targets]) => [
       name,

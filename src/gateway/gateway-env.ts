@@ -32,7 +32,10 @@ export interface RequestFacts {
   attempts: number;
   /** `ok`, or the failure's code. */
   code?: string;
-  /** Token usage of a success. */
+  /**
+   * The tokens the request is charged for, whatever its outcome (set by {@link noteCharge}): what the provider
+   * reported, or an estimate when it reported nothing before the answer ended.
+   */
   usage?: { input_tokens: number; output_tokens: number };
   /** The request body, kept only when content logging is on. */
   input?: unknown;
@@ -162,5 +165,27 @@ export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedO
   facts.code = envelope.success ? 'ok' : envelope.error.code;
   const model = envelope.metadata.model;
   if (typeof model === 'string') facts.model = model;
-  if (envelope.success) facts.usage = envelope.usage;
+  if (envelope.success && facts.usage === undefined) noteCharge(facts, envelope.usage);
+}
+
+/** Characters per token when the gateway estimates tokens it was not told about (docs/gateway.md, "Limits"). */
+export const CHARACTERS_PER_TOKEN = 4;
+
+/** Tokens of `characters` characters of text, estimated at {@link CHARACTERS_PER_TOKEN}, rounded up. */
+export function estimateTokens(characters: number): number {
+  return Math.ceil(characters / CHARACTERS_PER_TOKEN);
+}
+
+/**
+ * Settle the tokens a request is charged for: the one place an answer's tokens are decided, read by the usage
+ * record, the tpm and budget counters (docs/gateway.md, "Limits"). Called with what the provider reported as
+ * soon as it is known — before a structured-output check may turn the answer into a failure — or with an
+ * estimate for a stream that ended without a report (the client went away, the provider failed mid-way).
+ */
+export function noteCharge(
+  facts: RequestFacts | undefined,
+  tokens: { input_tokens: number; output_tokens: number },
+): void {
+  if (facts === undefined) return;
+  facts.usage = { input_tokens: tokens.input_tokens, output_tokens: tokens.output_tokens };
 }

@@ -4,6 +4,7 @@
  * complete only when the provider said so. Past a bound the upstream request is aborted and the call fails with
  * an {@link UpstreamFault} naming the bound, so nothing a provider sends can grow the gateway's memory.
  */
+import { CHECKS_DOWNLOADS, DOWNLOAD_REQUEST_HEADER } from './internal-address.js';
 import { UpstreamFault } from './upstream-fault.js';
 
 /** The bounds of one provider answer; each is a setting of the gateway's `upstream` configuration. */
@@ -331,6 +332,7 @@ function guardBody(
 export function createGuardedFetch(
   bounds: UpstreamBounds = DEFAULT_UPSTREAM_BOUNDS,
   base: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  trustedOrigins?: ReadonlySet<string>,
 ): typeof fetch {
   const budget = new ByteBudget(bounds.maxInFlightBytes);
   const overBudget = () =>
@@ -340,6 +342,8 @@ export function createGuardedFetch(
       { bound: 'max_in_flight_bytes', max_in_flight_bytes: bounds.maxInFlightBytes },
       false,
     );
+  // Only a fetch that reads the download mark is sent it: another would pass it on to the provider.
+  const marksDownloads = (base as { [CHECKS_DOWNLOADS]?: unknown })[CHECKS_DOWNLOADS] === true;
   const guarded = async (
     input: RequestInfo | URL,
     init: RequestInit | undefined,
@@ -351,6 +355,12 @@ export function createGuardedFetch(
     const streamed = tapId !== null;
     const tap = tapId === null ? undefined : openTaps.get(tapId);
     headers.delete(STREAM_REQUEST_HEADER);
+    headers.delete(DOWNLOAD_REQUEST_HEADER);
+    // A request to an origin no provider is configured at is a download a provider's answer asked for: the
+    // provider fetch checks the addresses it connects to (docs/gateway.md, "Security").
+    if (marksDownloads && trustedOrigins !== undefined && !trustedOrigins.has(url.origin)) {
+      headers.set(DOWNLOAD_REQUEST_HEADER, '1');
+    }
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const upstream = new AbortController();
     const outer = init?.signal ?? undefined;

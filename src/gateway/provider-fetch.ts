@@ -1,6 +1,15 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, request } from 'undici';
+import {
+  CHECKS_DOWNLOADS,
+  createAddressAllowList,
+  DOWNLOAD_REQUEST_HEADER,
+  isInternalAddress,
+} from './internal-address.js';
+import { UpstreamFault } from './upstream-fault.js';
 
 /** The `fetch` the gateway calls its providers through, and how to let its connections go. */
 export interface ProviderFetch {
@@ -181,17 +190,32 @@ function webBody(
  * the same pool, so every provider package sends what it sends. Timeouts stay the gateway's (the route's
  * deadline and the first-byte bound abort the call); undici's own are only a backstop.
  */
-export function createProviderFetch(): ProviderFetch {
-  const agent = new Agent();
-  const viaFetch = (input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> => {
-    // Node's `fetch` reads `dispatcher`, which the DOM's `RequestInit` does not declare.
-    const withPool: RequestInit & { dispatcher: Agent } = { ...init, dispatcher: agent };
-    return globalThis.fetch(input, withPool);
-  };
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+export function createProviderFetch(options: ProviderFetchOptions = {}): ProviderFetch {
+  const resolve = options.lookup ?? (dnsLookup as LookupFunction);
+  const allowed = createAddressAllowList(options.allowDownloadAddresses);
+  const agent = new Agent(options.lookup === undefined ? {} : { connect: { lookup: options.lookup } });
+  // Downloads made on a provider's word connect through their own pool, whose every connection checks the
+  // addresses it is about to use (docs/gateway.md, "Security").
+  const downloads = new Agent({ connect: { lookup: checkedLookup(resolve, allowed) } });
+  const fetch = async (input: RequestInfo | URL, given?: RequestInit): Promise<Response> => {
+    const { init, download } = takeDownloadMark(given);
+    const pool = download ? downloads : agent;
+    if (download) {
+      const host = new URL(input instanceof Request ? input.url : String(input)).hostname.replace(
+        /^\[|\]$/g,
+        '',
+      );
+      // An address in the URL is connected to without a lookup: checked here.
+      if (isIP(host) !== 0 && isInternalAddress(host) && !allowed(host))
+        throw networkError('fetch failed', refusal(host));
+    }
+    const viaFetch = (): Promise<Response> => {
+      // Node's `fetch` reads `dispatcher`, which the DOM's `RequestInit` does not declare.
+      const withPool: RequestInit & { dispatcher: Agent } = { ...init, dispatcher: pool };
+      return globalThis.fetch(input, withPool);
+    };
     const body = init?.body;
-    if (input instanceof Request || init?.redirect !== 'manual' || !isPlainBody(body))
-      return viaFetch(input, init);
+    if (input instanceof Request || init?.redirect !== 'manual' || !isPlainBody(body)) return viaFetch();
     const signal = init.signal;
     if (signal?.aborted) throw signal.reason;
     const method = (init.method ?? 'GET').toUpperCase();
@@ -202,11 +226,11 @@ export function createProviderFetch(): ProviderFetch {
         headers: headerRecord(init.headers, body),
         body: body instanceof ArrayBuffer ? new Uint8Array(body) : (body ?? null),
         ...(signal === null || signal === undefined ? {} : { signal }),
-        dispatcher: agent,
+        dispatcher: pool,
       });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw networkError('fetch failed', error);
+      throw networkError('fetch failed', unreadableAnswer(error) ?? error);
     }
     const status = answer.statusCode;
     const statusText = answer.statusText ?? '';
@@ -223,7 +247,7 @@ export function createProviderFetch(): ProviderFetch {
         throw new RangeError(`The answer lists more than ${MAX_CODINGS} content codings.`);
     } catch (error) {
       drop(answer.body);
-      throw networkError('fetch failed', error);
+      throw networkError('fetch failed', answerFault(error instanceof Error ? error.message : String(error)));
     }
     if (empty) discard(answer.body);
     const stream = empty ? null : webBody(answer.body, codings, signal);
@@ -231,6 +255,86 @@ export function createProviderFetch(): ProviderFetch {
   };
   // `destroy`, not `close`: undici's `close` waits for requests in flight, and a `destroy` after it no longer
   // reaches their connections.
-  const close = () => agent.destroy();
-  return { fetch, close };
+  const close = async () => {
+    await Promise.all([agent.destroy(), downloads.destroy()]);
+  };
+  return { fetch: Object.assign(fetch, { [CHECKS_DOWNLOADS]: true }), close };
+}
+
+/**
+ * The provider answered, but with something HTTP cannot carry (undici's parser refused it, or its headers
+ * overflowed): a deterministic fault of the provider's, which another attempt would meet again.
+ */
+function unreadableAnswer(error: unknown): UpstreamFault | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  // undici ends a connection whose answer its parser cannot follow (a flood of 1xx answers) as `bad response`.
+  const badResponse = code === 'UND_ERR_SOCKET' && (error as Error).message === 'bad response';
+  if (code !== 'UND_ERR_HEADERS_OVERFLOW' && !code.startsWith('HPE_') && !badResponse) return undefined;
+  return answerFault(
+    code === 'UND_ERR_HEADERS_OVERFLOW'
+      ? "The provider's answer has more header bytes than the gateway reads."
+      : `The provider's answer is not valid HTTP (${code}).`,
+  );
+}
+
+/** A provider answer the gateway cannot read: `INVALID_PROVIDER_RESPONSE`, not retried (docs/gateway.md, "Bounds"). */
+function answerFault(message: string): UpstreamFault {
+  return new UpstreamFault('INVALID_PROVIDER_RESPONSE', message, { unreadable_answer: true }, false);
+}
+
+/** How to build the provider fetch. */
+export interface ProviderFetchOptions {
+  /**
+   * Internal addresses or CIDR ranges downloads may reach anyway (`upstream.allowDownloadAddresses`); the
+   * providers' own configured base URLs need no entry.
+   */
+  allowDownloadAddresses?: readonly string[] | undefined;
+  /** Resolves host names (default `dns.lookup`): a test's own resolver. */
+  lookup?: LookupFunction | undefined;
+}
+
+/** The request without the gateway's download mark, and whether it carried one. */
+function takeDownloadMark(init: RequestInit | undefined): {
+  init: RequestInit | undefined;
+  download: boolean;
+} {
+  if (init?.headers === undefined) return { init, download: false };
+  const headers = new Headers(init.headers);
+  if (!headers.has(DOWNLOAD_REQUEST_HEADER)) return { init, download: false };
+  headers.delete(DOWNLOAD_REQUEST_HEADER);
+  return { init: { ...init, headers }, download: true };
+}
+
+/** The refusal of a download whose host is, or resolves to, an internal address. */
+function refusal(host: string): UpstreamFault {
+  return new UpstreamFault(
+    'INVALID_PROVIDER_RESPONSE',
+    `The provider's answer points at a download on an internal address (host ${host}), which the gateway does not fetch.`,
+    { download_refused: 'internal_address', host },
+    false,
+  );
+}
+
+/** A lookup that fails when any address the name resolves to is internal and not allowed. */
+function checkedLookup(resolve: LookupFunction, allowed: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = (Array.isArray(addresses) ? addresses : []) as LookupAddress[];
+      if (list.length === 0)
+        return callback(
+          Object.assign(new Error(`No address for ${hostname}.`), { code: 'ENOTFOUND' }),
+          '',
+          0,
+        );
+      if (list.some((entry) => isInternalAddress(entry.address) && !allowed(entry.address))) {
+        return callback(refusal(hostname) as unknown as NodeJS.ErrnoException, '', 0);
+      }
+      if (options.all)
+        return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, list);
+      const [first] = list as [LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
+import { hasControlCharacter } from './plain-id.js';
 import type { RouteName } from './route-table.js';
 
 /**
@@ -10,6 +11,7 @@ import type { RouteName } from './route-table.js';
 const model = z
   .string()
   .min(1)
+  .refine((value) => !hasControlCharacter(value), 'Must not hold control characters.')
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
 
 /** `POST /v1/text`: generate text, optionally streamed as server-sent events. */

@@ -42,7 +42,7 @@ export function findUpstreamFault(error: unknown): UpstreamFault | undefined {
  * what `verdict/unified/ai-sdk` makes of the AI SDK's error.
  */
 export function attemptFailure(error: unknown, adapter: AiSdkOptions): UnifiedFailure {
-  const fault = findUpstreamFault(error);
+  const fault = findUpstreamFault(error) ?? downloadFault(error);
   if (fault === undefined) return fromAiSdkError(error, adapter);
   const modelId = adapter.model?.modelId;
   return assembleFailure(
@@ -54,5 +54,19 @@ export function attemptFailure(error: unknown, adapter: AiSdkOptions): UnifiedFa
       trace_id: traceIdOr(adapter.traceId),
       ...(typeof modelId === 'string' ? { model: modelId } : {}),
     },
+  );
+}
+
+/**
+ * The AI SDK's refusal of a file a provider's answer names (`AI_DownloadError`: a private address, a scheme it
+ * does not fetch, a failed download) is the provider's fault, not the gateway's: an invalid answer, not retried.
+ */
+function downloadFault(error: unknown): UpstreamFault | undefined {
+  if (!(error instanceof Error) || error.name !== 'AI_DownloadError') return undefined;
+  return new UpstreamFault(
+    'INVALID_PROVIDER_RESPONSE',
+    `The provider's answer names a file the gateway does not download: ${error.message}`,
+    { download_refused: 'download_error' },
+    false,
   );
 }

@@ -5,6 +5,7 @@ import { isJsonObject, omitUndefined } from '../contract/findings.js';
  * `ai` is an optional peer dependency and the rest of `verdict/unified` never needs it.
  */
 import { VerdictError } from '../errors.js';
+import { readJson } from '../json/index.js';
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { toBase64 } from './base64.js';
 import { canonicalMediaType } from './classify-media.js';
@@ -302,12 +303,18 @@ export function fromGenerateText(result: AiSdkTextResult, options?: AiSdkOptions
     );
   }
   const usage = usageOf(result.totalUsage ?? result.usage);
-  const calls = (result.toolCalls ?? []).map((call) =>
-    // The AI SDK keeps arguments that are not JSON as the model's raw text, on a call it marks invalid.
-    call.invalid === true && typeof call.input === 'string'
-      ? { id: call.toolCallId, name: call.toolName, arguments: call.input, arguments_not_json: true }
-      : omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input }),
-  );
+  const calls = (result.toolCalls ?? []).map((call) => {
+    // The AI SDK keeps arguments it could not parse as the model's raw text, on a call it marks invalid. Its
+    // parser also refuses JSON holding a `__proto__` key (prototype poisoning), which verdict's strict reader
+    // reads safely, as an own member: only text that is not JSON is flagged.
+    if (call.invalid === true && typeof call.input === 'string') {
+      const read = readJson(call.input);
+      if (!read.ok)
+        return { id: call.toolCallId, name: call.toolName, arguments: call.input, arguments_not_json: true };
+      return { id: call.toolCallId, name: call.toolName, arguments: read.value };
+    }
+    return omitUndefined({ id: call.toolCallId, name: call.toolName, arguments: call.input });
+  });
   if (calls.length > 0) metadata.tool_calls = calls;
   return assembleSuccess(
     provider,

@@ -270,3 +270,75 @@ describe('a Gemini stream', () => {
     expect(await ask()).toMatchObject({ success: true, content: 'Half an' });
   });
 });
+
+describe("provider faults are reported as the provider's", () => {
+  const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
+
+  test('deeply nested tool arguments are not a gateway bug', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:deep-tool-arguments', { tools })),
+    );
+    expect(answer.status).not.toBe(500);
+    expect(JSON.stringify(answer.envelope)).not.toContain('call stack');
+    expect(
+      answer.envelope.success === true || answer.envelope.error.code === 'INVALID_PROVIDER_RESPONSE',
+    ).toBe(true);
+  });
+
+  test('valid tool arguments holding a __proto__ key are JSON, kept as an own member', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:proto-tool-arguments', { tools })),
+    );
+    const [call] = answer.envelope.metadata.tool_calls as {
+      arguments: Record<string, unknown>;
+      arguments_not_json?: true;
+    }[];
+    expect(call?.arguments_not_json).toBeUndefined();
+    expect(call?.arguments.city).toBe('Paris');
+    expect(Object.hasOwn(call?.arguments ?? {}, '__proto__')).toBe(true);
+    expect(({} as { admin?: unknown }).admin).toBeUndefined();
+  });
+
+  test('too many content codings, a header overflow and a 1xx flood are INVALID_PROVIDER_RESPONSE, tried once', async () => {
+    const { gateway } = gatewayFor({ retries: 2, retryBaseMs: 1 });
+    for (const model of ['faulty:many-codings', 'faulty:header-overflow', 'faulty:1xx-flood']) {
+      faults.reset();
+      const answer = await readEnvelope(await gateway.request('/v1/text', text(model)));
+      expect(answer.envelope).toMatchObject({
+        success: false,
+        error: { code: 'INVALID_PROVIDER_RESPONSE', details: { is_retryable: false } },
+        metadata: { attempts: 1 },
+      });
+      expect(faults.requests).toHaveLength(1);
+    }
+  });
+
+  test('an answer with more tool calls than the bound fails before the AI SDK converts it', async () => {
+    const { gateway } = gatewayFor();
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', text('faulty:many-tool-calls', { tools })),
+    );
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      error: {
+        code: 'INVALID_PROVIDER_RESPONSE',
+        details: { bound: 'max_tool_calls', max_tool_calls: 1024, is_retryable: false },
+      },
+    });
+  });
+
+  test('a stream with more tool calls than the bound fails too', async () => {
+    const { gateway } = gatewayFor();
+    const response = await gateway.request(
+      '/v1/text',
+      text('faulty:many-tool-calls', { tools, stream: true }),
+    );
+    const answer = await readEnvelope(response);
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_PROVIDER_RESPONSE', details: { bound: 'max_tool_calls', is_retryable: false } },
+    });
+  });
+});

@@ -13,7 +13,8 @@
  *
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
  * `redirect-same-origin`, `echo-key`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
- * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
+ * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`, `deep-tool-arguments`, `proto-tool-arguments`,
+ * `many-tool-calls`, `many-codings`, `header-overflow`, `1xx-flood`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -121,6 +122,38 @@ function completion(model: string, text: string) {
     model,
     choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+  };
+}
+
+/** A completion whose one tool call carries `args` as its arguments text. */
+function toolCallCompletion(model: string, args: string) {
+  return {
+    ...completion(model, ''),
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_fault', type: 'function', function: { name: 'lookup', arguments: args } }],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
+  };
+}
+
+/** A completion with `count` tool calls. */
+function manyToolCalls(model: string, count: number) {
+  const calls = Array.from({ length: count }, (_, index) => ({
+    id: `call_${index}`,
+    type: 'function',
+    function: { name: 'lookup', arguments: '{}' },
+  }));
+  const answer = toolCallCompletion(model, '{}');
+  return {
+    ...answer,
+    choices: [{ ...answer.choices[0], message: { role: 'assistant', content: null, tool_calls: calls } }],
   };
 }
 
@@ -274,6 +307,53 @@ export async function startFaultProvider(): Promise<FaultProvider> {
         return;
       case 'schema-200':
         return json(200, { unexpected: true, choices: 'not a list' });
+      case 'deep-tool-arguments':
+        // Valid JSON nested 50 000 levels deep: a recursive reader runs out of stack.
+        return json(200, toolCallCompletion(model, `${'['.repeat(50_000)}${']'.repeat(50_000)}`));
+      case 'proto-tool-arguments':
+        return json(200, toolCallCompletion(model, '{"__proto__":{"admin":true},"city":"Paris"}'));
+      case 'many-tool-calls':
+        if (!stream) return json(200, manyToolCalls(model, 2000));
+        // 2 000 calls in 20 chunks of 100, under the stream's event bound.
+        sse();
+        res.write(openAiChunk(model, { role: 'assistant', content: null }));
+        for (let chunk = 0; chunk < 20; chunk++) {
+          const calls = Array.from({ length: 100 }, (_, offset) => ({
+            index: chunk * 100 + offset,
+            id: `call_${chunk * 100 + offset}`,
+            type: 'function',
+            function: { name: 'lookup', arguments: '{}' },
+          }));
+          res.write(openAiChunk(model, { tool_calls: calls }));
+        }
+        res.write(openAiChunk(model, {}, 'tool_calls'));
+        res.write('data: [DONE]\n\n');
+        return res.end();
+      case 'many-codings':
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': Array(6).fill('gzip').join(', '),
+        });
+        return res.end(gzipSync('{}'));
+      case '1xx-flood': {
+        // Informational answers without end, until the client goes away.
+        const socket = res.socket;
+        if (socket === null) return;
+        let sent = 0;
+        const flood = () => {
+          while (!socket.destroyed && sent < 2_000_000) {
+            sent++;
+            if (!socket.write('HTTP/1.1 100 Continue\r\n\r\n')) return socket.once('drain', flood);
+          }
+        };
+        return flood();
+      }
+      case 'header-overflow': {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        for (let index = 0; index < 40; index++) headers[`x-filler-${index}`] = 'a'.repeat(1000);
+        res.writeHead(200, headers);
+        return res.end(JSON.stringify(completion(model, 'Hi.')));
+      }
     }
     if (stream) {
       sse();

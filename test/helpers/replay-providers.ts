@@ -16,7 +16,7 @@
  * stream); a Chat Completions request with tools answers a `get_weather` tool call, or the answer after it when
  * its last message is a tool result. `enqueue` takes answers in the fixtures' own shape (`status`, `headers`, `body`, `body_base64`,
  * `events`, `sse`) plus test controls: `delayMs` (answer late), `eventDelayMs` (between stream events),
- * `dropAfterEvents` (destroy the connection mid-stream), `hang` (never answer), `holdUntil` (answer once the test
+ * `dropAfterEvents` (destroy the connection mid-stream), `stallAfterEvents` (go quiet mid-stream), `hang` (never answer), `holdUntil` (answer once the test
  * lets it: a request kept in flight for as long as the test needs, whatever the machine's speed), `match` (only for a path
  * containing it). Answers carry an `x-request-id` header unless they set their own. Replicate bodies have
  * their `https://api.replicate.com` URLs rewritten to this server, so video jobs are polled here too.
@@ -58,6 +58,8 @@ export interface ReplayAnswer {
   eventDelayMs?: number;
   /** Destroy the connection after this many stream events (a connection dropped mid-stream). */
   dropAfterEvents?: number;
+  /** Send nothing after this many stream events, the connection left open until the client goes away. */
+  stallAfterEvents?: number;
   /** Never answer (until the client goes away). */
   hang?: boolean;
   /** Answer only once this settles: the test decides how long the request stays in flight, not a clock. */
@@ -257,6 +259,7 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
           return;
         }
         if (res.destroyed) return;
+        if (chosen.stallAfterEvents !== undefined && sent >= chosen.stallAfterEvents) return;
         res.write(sseFrame(request.path, event));
         sent++;
         if (chosen.eventDelayMs) await sleep(chosen.eventDelayMs);

@@ -395,7 +395,9 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   const log = (line: string) => io.stderr.write(`${line}\n`);
   // People watch the demo in the console: its words arrive at a reading pace unless the file sets one.
   const demoPaceMs = options.demo ? (config.demoPaceMs ?? DEMO_READING_PACE_MS) : config.demoPaceMs;
-  const providerFetch = createProviderFetch();
+  const providerFetch = createProviderFetch({
+    allowDownloadAddresses: config.upstream?.allowDownloadAddresses,
+  });
   try {
     gateway = createGateway({
       ...config,

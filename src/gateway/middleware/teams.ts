@@ -8,6 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
 import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
+import { replaceControlCharacters } from '../plain-id.js';
 import { providerRouteOf } from '../route-table.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
@@ -56,6 +57,8 @@ export interface Teams {
   finish(c: Context<GatewayEnv>, facts: RequestFacts, status: number, seconds: number): void;
   /** Whether the store answers now. */
   storeUp(): Promise<boolean>;
+  /** Whether usage records have failed to be written several times in a row while the store may answer. */
+  usageStuck(): boolean;
   /** `true` when stored keys are admitted without limits while the store is down. */
   readonly failOpen: boolean;
   /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
@@ -173,7 +176,39 @@ export function createTeams(options: TeamsOptions): Teams {
       log(JSON.stringify({ time: now().toISOString(), event: 'usage_write_failed', error: error.message }));
       options.writer?.onError?.(error);
     },
+    onPark: (record, error) => {
+      log(
+        JSON.stringify({
+          time: now().toISOString(),
+          event: 'usage_record_parked',
+          request_id: record.request_id,
+          trace_id: record.trace_id,
+          error: error.message,
+        }),
+      );
+      options.writer?.onPark?.(record, error);
+    },
   });
+
+  /**
+   * Add a finished request's tokens (`RequestFacts.usage`, settled whatever the outcome) to its key's tpm and
+   * budget counters: the one place a key is charged (docs/gateway.md, "Limits").
+   */
+  const chargeKey = (key: KeyRecord, tokens: number, ended: Date) => {
+    if (tokens <= 0) return;
+    countTokens(store, key, tokens, ended).catch((error: unknown) => {
+      counts.tokenCountFailures++;
+      log(
+        JSON.stringify({
+          time: ended.toISOString(),
+          event: 'tokens_not_counted',
+          key: key.name,
+          tokens,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    });
+  };
 
   const storeDown = (c: Context<GatewayEnv>, error: unknown) => {
     counts.storeErrors++;
@@ -319,9 +354,10 @@ export function createTeams(options: TeamsOptions): Teams {
         trace_id: c.get('traceId'),
         key_name: facts.key ?? null,
         route: facts.route,
-        provider: facts.provider ?? null,
-        model: facts.model ?? null,
-        target: facts.target ?? null,
+        // The model is the one the provider reported: whatever bytes it sent, the record stays writable.
+        provider: orNull(facts.provider),
+        model: orNull(facts.model),
+        target: orNull(facts.target),
         attempts: facts.attempts,
         status,
         code: facts.code ?? (status < 400 ? 'ok' : 'INTERNAL_ERROR'),
@@ -337,20 +373,7 @@ export function createTeams(options: TeamsOptions): Teams {
         });
       }
       const key = c.get('caller')?.key;
-      if (key !== undefined && input + output > 0) {
-        countTokens(store, key, input + output, ended).catch((error: unknown) => {
-          counts.tokenCountFailures++;
-          log(
-            JSON.stringify({
-              time: ended.toISOString(),
-              event: 'tokens_not_counted',
-              key: key.name,
-              tokens: input + output,
-              error: error instanceof Error ? error.message : String(error),
-            }),
-          );
-        });
-      }
+      if (key !== undefined) chargeKey(key, input + output, ended);
     },
     async storeUp() {
       try {
@@ -360,6 +383,7 @@ export function createTeams(options: TeamsOptions): Teams {
         return false;
       }
     },
+    usageStuck: () => writer.stuck,
     register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
     metrics() {
       const { stats } = writer;
@@ -370,6 +394,9 @@ export function createTeams(options: TeamsOptions): Teams {
         '# HELP verdict_gateway_usage_records_dropped_total Usage records dropped (queue full, or store down at shutdown).',
         '# TYPE verdict_gateway_usage_records_dropped_total counter',
         `verdict_gateway_usage_records_dropped_total ${stats.dropped}`,
+        '# HELP verdict_gateway_usage_records_parked_total Usage records the store refused for their content, set aside.',
+        '# TYPE verdict_gateway_usage_records_parked_total counter',
+        `verdict_gateway_usage_records_parked_total ${stats.parked}`,
         '# HELP verdict_gateway_usage_queue Usage records waiting to be written.',
         '# TYPE verdict_gateway_usage_queue gauge',
         `verdict_gateway_usage_queue ${stats.queued}`,
@@ -386,4 +413,8 @@ export function createTeams(options: TeamsOptions): Teams {
     },
     flush: (deadlineMs) => writer.flush(deadlineMs),
   };
+}
+
+function orNull(id: string | undefined): string | null {
+  return id === undefined ? null : replaceControlCharacters(id);
 }

@@ -22,11 +22,14 @@ import {
   fromTranscription,
   fromVideoStatus,
 } from '../../unified/ai-sdk.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
 import { fromBase64, fromBase64Url, toBase64Url } from '../../unified/base64.js';
+import { traceIdOr } from '../../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { withMetadata } from '../build-envelope.js';
 import type { Target } from '../call-with-fallbacks.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
+import { isImageBytes } from '../image-signature.js';
 import { isJsonValue } from '../json-value.js';
 import { createReadBody, jsonBodyOf, type ReadBodyOptions } from '../middleware/read-body.js';
 import type { ModelOf } from '../providers.js';
@@ -280,7 +283,19 @@ export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRu
           headers,
         });
       },
-      convert: fromGenerateImage,
+      convert: (result, options) => {
+        // A download on a provider's word may have fetched anything: only images are answered as images.
+        if (result.images.some((image) => !isImageBytes(image.uint8Array))) {
+          return assembleFailure(
+            options.provider ?? 'system',
+            'INVALID_PROVIDER_RESPONSE',
+            "The provider's answer holds a file that is not an image where an image belongs.",
+            { is_retryable: false },
+            { trace_id: traceIdOr(options.traceId) },
+          );
+        }
+        return fromGenerateImage(result, options);
+      },
     }),
   );
   post(app, runtime, 'speech', jsonBodyOf(REQUEST_SCHEMAS.speech), (c, body) =>

@@ -36,6 +36,7 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
   // stopping, so a load balancer's readiness check and a client read the same thing.
   // With a store, health says whether it answers: down is a failure unless stored keys fail open
   // (docs/gateway.md, "Teams").
+  // A store that answers while usage records keep failing to be written is `stuck`: usage is being lost.
   app.get(ROUTE_TABLE.healthz.path, async (c) => {
     const store = teams === undefined ? undefined : (await teams.storeUp()) ? 'up' : 'down';
     if (store === 'down' && !shutdown.closing && !teams?.failOpen) {
@@ -46,6 +47,17 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
         }),
       );
     }
+    if (store === 'up' && teams?.usageStuck() && !shutdown.closing && !teams.failOpen) {
+      return respond(
+        c,
+        systemFailure(
+          'PROVIDER_UNAVAILABLE',
+          "The gateway's store answers but refuses usage records: usage is not being recorded.",
+          c.get('traceId'),
+          { store, usage_writer: 'stuck' },
+        ),
+      );
+    }
     return respond(
       c,
       shutdown.closing
@@ -53,7 +65,11 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
         : systemSuccess(
             `Serving ${runtime.providers.size} provider(s)${store === undefined ? '' : `; the store is ${store}`}.`,
             c.get('traceId'),
-            { providers: [...runtime.providers.keys()], ...(store === undefined ? {} : { store }) },
+            {
+              providers: [...runtime.providers.keys()],
+              ...(store === undefined ? {} : { store }),
+              ...(teams?.usageStuck() ? { usage_writer: 'stuck' } : {}),
+            },
           ),
     );
   });

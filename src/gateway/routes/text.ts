@@ -9,6 +9,7 @@ import {
 } from '../../unified/ai-sdk.js';
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import { boundAnswers } from '../bound-answer.js';
 import { buildEnvelope, withMetadata } from '../build-envelope.js';
 import {
   type AttemptInput,
@@ -21,8 +22,10 @@ import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
 import type { ConfigProblem } from '../config.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
 import {
+  estimateTokens,
   type GatewayEnv,
   type GatewayRuntime,
+  noteCharge,
   noteEnvelope,
   respond,
   systemFailure,
@@ -81,7 +84,7 @@ function textCall(prepared: PreparedText, input: AttemptInput<ModelOf<'text'>>) 
   if (call === undefined) throw new Error('The target was not prepared for this request.');
   return {
     ...call,
-    model: input.target.model,
+    model: boundAnswers(input.target.model),
     // The gateway retries (counted in metadata.attempts); the SDK's own retries would be invisible.
     maxRetries: 0,
     abortSignal: input.signal,
@@ -111,13 +114,23 @@ export function serveText(
   const checked = prepareText(c, runtime, body);
   if (!checked.ok) return Promise.resolve(checked.response);
   const { prepared } = checked;
+  const facts = c.get('facts');
   return serveCall(c, runtime, {
     route: 'text',
     model: body.model,
     call: (input) => generateText(textCall(prepared, input)),
-    convert: (result, options) =>
-      finishText(prepared, fromGenerateText(result, options), reasoningOf(body, result.reasoningText)),
+    convert: (result, options) => {
+      const answer = fromGenerateText(result, options);
+      // Charged before the structured-output check: an answer that fails it was still generated.
+      if (answer.success) noteCharge(facts, answer.usage);
+      return finishText(prepared, answer, reasoningOf(body, result.reasoningText));
+    },
   });
+}
+
+/** Characters of a request's prompt (system, input and messages as sent), for an estimate of its tokens. */
+function promptCharacters(body: TextRequest): number {
+  return JSON.stringify([body.system ?? null, body.input ?? null, body.messages ?? null]).length;
 }
 
 /** Reasoning text goes to `metadata.reasoning` only when the request asked for reasoning. */
@@ -372,12 +385,25 @@ export function serveTextStream(
         ...input.adapter,
         model: { provider: target.model.provider, modelId: target.modelId },
       };
+      let streamed = 0;
       try {
         const write = (event: string, data: unknown) => events.write(event, data);
-        envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
-          write('delta', { text }),
-        );
+        envelope = await fromStreamText(streamView(started, write), adapter, (text) => {
+          streamed += text.length;
+          return write('delta', { text });
+        });
         if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
+        // Every stream that got this far is charged: what the provider reported, else an estimate of the text
+        // sent so far and of the prompt (a client that drops before the last event pays for what it read).
+        noteCharge(
+          facts,
+          envelope.success && envelope.metadata.usage_reported !== false
+            ? envelope.usage
+            : {
+                input_tokens: estimateTokens(promptCharacters(body)),
+                output_tokens: estimateTokens(streamed),
+              },
+        );
         if (envelope.success) {
           envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
         }

@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
+import { hasControlCharacter } from '../plain-id.js';
 import { ROUTE_TABLE } from '../route-table.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
@@ -85,7 +86,10 @@ export function registerUsageRoutes(
     if (query.cursor !== undefined && cursor === undefined)
       problems.push('cursor is the next_cursor of a page.');
     for (const name of ['key', 'code', 'trace_id'] as const) {
-      if ((query[name]?.length ?? 0) > 200) problems.push(`${name} is at most 200 characters.`);
+      const value = query[name] ?? '';
+      if (value.length > 200) problems.push(`${name} is at most 200 characters.`);
+      // PostgreSQL refuses a NUL in text: a filter holding one is the caller's mistake, not a store failure.
+      else if (hasControlCharacter(value)) problems.push(`${name} must not hold control characters.`);
     }
     if (problems.length > 0 || from === 'invalid' || to === 'invalid') {
       return respond(c, systemFailure('VALIDATION_ERROR', problems.join(' '), traceId, { problems }));

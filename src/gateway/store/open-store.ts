@@ -4,6 +4,9 @@
  * peers, loaded only when a store is opened (docs/gateway.md, "Teams").
  */
 import { VerdictError } from '../../errors.js';
+import { StoreError } from './store-error.js';
+
+export { StoreError };
 
 /** Runs one parameterised statement and answers its rows. */
 export type QueryFn = <Row = Record<string, unknown>>(
@@ -23,18 +26,6 @@ export interface GatewayStore {
   transaction<T>(run: (query: QueryFn) => Promise<T>): Promise<T>;
   /** Close the pool or the embedded database. */
   close(): Promise<void>;
-}
-
-/** Why a store operation failed: the store is unreachable or failed, or the deadline passed. */
-export class StoreError extends Error {
-  /** `store_unreachable` or `store_timeout`. */
-  readonly code: 'store_unreachable' | 'store_timeout';
-
-  constructor(code: 'store_unreachable' | 'store_timeout', message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreError';
-    this.code = code;
-  }
 }
 
 /** How to open a store. */
@@ -183,6 +174,8 @@ export async function openStore(location: string, options: StoreOptions = {}): P
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (isPostgresUrl(location)) return openPostgres(location, options, timeoutMs);
   if (location === ':memory:') return openPglite(location, timeoutMs);
+  // Loaded here: the store module stays free of node:fs for runtimes that only reach a PostgreSQL server.
+  const { lockDirectory } = await import('./lock-directory.js');
   const release = await lockDirectory(location);
   try {
     const store = await openPglite(location, timeoutMs);
@@ -190,44 +183,5 @@ export async function openStore(location: string, options: StoreOptions = {}): P
   } catch (error) {
     await release();
     throw error;
-  }
-}
-
-/**
- * PGlite is one process's database: a second process opening the same directory would corrupt it. A lock file
- * holding the owner's pid keeps a second one out (a lock whose process is gone is taken over).
- */
-async function lockDirectory(dir: string): Promise<() => Promise<void>> {
-  const { mkdir, open, readFile, rm } = await import('node:fs/promises');
-  const { join } = await import('node:path');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const lock = join(dir, 'verdict-gateway.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lock, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => rm(lock, { force: true });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw asStoreError(error);
-      const owner = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(owner) && owner > 0 && (owner === process.pid || processAlive(owner))) {
-        throw new StoreError(
-          'store_unreachable',
-          `The PGlite store ${dir} is open ${owner === process.pid ? 'already in this process' : `in another process (pid ${owner})`}; PGlite serves one process: stop it, or share a PostgreSQL server (--store postgres://…).`,
-        );
-      }
-      await rm(lock, { force: true });
-    }
-  }
-  throw new StoreError('store_unreachable', `The PGlite store ${dir} could not be locked.`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
   }
 }

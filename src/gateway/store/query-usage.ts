@@ -1,4 +1,5 @@
 import { fromBase64Url, toBase64Url } from '../../unified/base64.js';
+import { hasControlCharacter } from '../plain-id.js';
 import type { GatewayStore } from './open-store.js';
 import type { UsageRecord } from './usage-writer.js';
 
@@ -150,6 +151,7 @@ export function decodeCursor(cursor: string): { time: string; request_id: string
     const [time, id]: unknown[] = value;
     if (typeof time !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(time)))
       return undefined;
+    if (hasControlCharacter(id)) return undefined;
     return { time, request_id: id };
   } catch {
     return undefined;

@@ -45,6 +45,8 @@ export interface UsageWriterOptions {
   onDrop?: ((dropped: number, reason: string) => void) | undefined;
   /** Told when a batch fails (it is kept and tried again). */
   onError?: ((error: Error) => void) | undefined;
+  /** Told about each record the store refuses for its content (it is set aside, the rest are written). */
+  onPark?: ((record: UsageRecord, error: Error) => void) | undefined;
 }
 
 /** Counts for `/metrics`. */
@@ -55,6 +57,8 @@ export interface UsageWriterStats {
   dropped: number;
   /** Batches that failed and were tried again. */
   failedBatches: number;
+  /** Records the store refused for their content, set aside so the rest are written. */
+  parked: number;
   /** Records waiting now. */
   queued: number;
 }
@@ -82,10 +86,15 @@ const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
     $8::text[], $9::integer[], $10::integer[], $11::text[], $12::integer[], $13::bigint[], $14::bigint[])
   ON CONFLICT (request_id) DO NOTHING`;
 
+/** Failures in a row after which the writer counts as stuck (`/healthz` says so). */
+export const STUCK_AFTER_FAILURES = 3;
+
 /**
  * Writes usage records in batches, off the request's path: `add` only queues. One batch is in flight at a time;
  * a failed batch stays at the head of the queue and is tried again with a growing pause, so a store that is
- * down for a while loses nothing until the queue is full — and then every dropped record is counted.
+ * down for a while loses nothing until the queue is full — and then every dropped record is counted. A batch the
+ * store refuses for its data (a PostgreSQL data exception, such as a NUL in text) is split until the records at
+ * fault are found: those are set aside (parked) and the rest written, so one bad record never blocks the queue.
  */
 export class UsageWriter {
   private readonly queue: UsageRecord[] = [];
@@ -99,7 +108,9 @@ export class UsageWriter {
   private wakeRetry: (() => void) | undefined;
   private stopping = false;
   /** Counts for `/metrics`. */
-  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedBatches: 0, queued: 0 };
+  readonly stats: UsageWriterStats = { written: 0, dropped: 0, failedBatches: 0, parked: 0, queued: 0 };
+  /** Failures in a row of the batch at the head of the queue. */
+  private failuresInRow = 0;
 
   constructor(
     private readonly store: GatewayStore,
@@ -129,16 +140,16 @@ export class UsageWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.slice(0, this.batchSize);
         try {
-          await this.store.query(
-            INSERT_BATCH,
-            COLUMNS.map((column) => batch.map((record) => record[column])),
-          );
+          await this.writeIsolating(batch);
           this.queue.splice(0, batch.length);
-          this.stats.written += batch.length;
           this.stats.queued = this.queue.length;
           this.backoffMs = 0;
+          this.failuresInRow = 0;
         } catch (error) {
           this.stats.failedBatches++;
+          // A store that cannot be reached is down, which health says already; stuck is a store that answers
+          // and refuses the records.
+          this.failuresInRow = refusedByStore(error) ? this.failuresInRow + 1 : 0;
           this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
           if (this.stopping) return;
           this.backoffMs = Math.min(this.maxBackoffMs, this.backoffMs === 0 ? 250 : this.backoffMs * 2);
@@ -152,6 +163,36 @@ export class UsageWriter {
       }
     } finally {
       this.running = undefined;
+    }
+  }
+
+  /**
+   * True when the store answered and refused the batch at the head of the queue several times in a row: usage is
+   * not being recorded although the store is up.
+   */
+  get stuck(): boolean {
+    return this.failuresInRow >= STUCK_AFTER_FAILURES && this.queue.length > 0;
+  }
+
+  /** Write `batch`; when the store refuses it for its data, write the halves apart and park the records at fault. */
+  private async writeIsolating(batch: readonly UsageRecord[]): Promise<void> {
+    try {
+      await this.store.query(
+        INSERT_BATCH,
+        COLUMNS.map((column) => batch.map((record) => record[column])),
+      );
+      this.stats.written += batch.length;
+    } catch (error) {
+      if (!isDataException(error)) throw error;
+      const [record] = batch;
+      if (batch.length === 1 && record !== undefined) {
+        this.stats.parked++;
+        this.options.onPark?.(record, error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await this.writeIsolating(batch.slice(0, half));
+      await this.writeIsolating(batch.slice(half));
     }
   }
 
@@ -190,4 +231,32 @@ export class UsageWriter {
     }
     return left;
   }
+}
+
+/**
+ * True for a PostgreSQL data exception (SQLSTATE class 22: a NUL or bad encoding in text, a number out of range):
+ * the records are at fault, not the store, and trying them again can never succeed.
+ */
+function isDataException(error: unknown): boolean {
+  return sqlStateOf(error)?.startsWith('22') === true;
+}
+
+/**
+ * True when the server answered and refused the statement: a SQLSTATE other than a connection exception (class
+ * 08) or an operator's intervention such as a shutdown (class 57).
+ */
+function refusedByStore(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && !state.startsWith('08') && !state.startsWith('57');
+}
+
+/** The PostgreSQL SQLSTATE an error or one of its causes carries. */
+function sqlStateOf(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    // Five characters with a digit: a SQLSTATE, not one of Node's errno codes (EPIPE).
+    if (typeof code === 'string' && /^(?=.*[0-9])[0-9A-Z]{5}$/.test(code)) return code;
+    cause = cause.cause;
+  }
+  return undefined;
 }

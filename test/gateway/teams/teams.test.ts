@@ -11,7 +11,7 @@ import {
   UsageWriter,
   updateKey,
 } from '../../../src/gateway/store/index.js';
-import type { ReplayProviders } from '../../helpers/replay-providers.js';
+import type { ReplayAnswer, ReplayProviders } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';
 
 const replayServer = useReplay();
@@ -373,5 +373,114 @@ describe('the store unreachable', () => {
     const metrics = await (await getAs(gateway, '/metrics', STATIC)).text();
     expect(metrics).toContain('verdict_gateway_fail_open_admissions_total 1');
     down.down = false;
+  });
+});
+
+describe('what a request is charged', () => {
+  /** A Chat Completions stream of `deltas` deltas of 1,000 characters, then a finish chunk reporting its usage. */
+  function longStream(deltas: number): ReplayAnswer {
+    const chunk = (delta: object, finish: string | null, usage: object | null = null) => ({
+      id: 'chatcmpl-long',
+      object: 'chat.completion.chunk',
+      created: 1767225700,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      usage,
+    });
+    return {
+      events: [
+        ...Array.from({ length: deltas }, () => chunk({ content: 'word '.repeat(200) }, null)),
+        chunk({}, 'stop', {
+          prompt_tokens: 10,
+          completion_tokens: deltas * 250,
+          total_tokens: 10 + deltas * 250,
+        }),
+      ],
+      // The provider's last event never comes before the client leaves.
+      stallAfterEvents: deltas,
+    };
+  }
+
+  /** Post a stream, read `deltas` delta events, then go away before the final event. */
+  async function readAndLeave(gateway: ReturnType<typeof createGateway>, key: string, deltas: number) {
+    const leave = new AbortController();
+    const answer = await gateway.request('/v1/text', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Write at length.', stream: true }),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        'x-trace-id': 'cut-stream',
+      },
+      signal: leave.signal,
+    });
+    if (answer.status !== 200 || answer.body === null) return answer.status;
+    const reader = answer.body.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    while ((seen.match(/event: delta/g) ?? []).length < deltas) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    expect(seen).not.toContain('event: envelope');
+    leave.abort();
+    await reader.cancel().catch(() => undefined);
+    return answer.status;
+  }
+
+  test('streams a client reads and leaves before the last event are charged what they streamed', async () => {
+    const { key } = await createKey(store, 'team-a', {
+      budget_tokens: 1000,
+      budget_period: 'month',
+      tpm: 1000,
+    });
+    const record = (await updateKey(store, 'team-a', {}))!;
+    const gateway = gatewayOn(store, stopped);
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index++) {
+      replay.enqueue(longStream(12));
+      statuses.push(await readAndLeave(gateway, key, 12));
+      // The charge lands when the stream's bookkeeping ends, off the request's path.
+      if (index === 0)
+        await vi.waitFor(async () =>
+          expect((await readCounts(store, record, NOON)).period_tokens).toBeGreaterThanOrEqual(3000),
+        );
+    }
+    // 12,000 characters streamed, estimated at four a token, and the prompt: the first stream spent the budget.
+    expect(statuses).toEqual([200, 402, 402, 402, 402]);
+    const counts = await readCounts(store, record, NOON);
+    expect(counts.period_tokens).toBeGreaterThanOrEqual(3000);
+    expect(counts.period_tokens).toBeLessThan(3100);
+    await gateway.flush();
+    const rows = await store.query<{ output_tokens: number; code: string }>(
+      "SELECT output_tokens::int AS output_tokens, code FROM verdict_usage WHERE trace_id = 'cut-stream' ORDER BY time",
+    );
+    expect(rows).toEqual([
+      { output_tokens: 3000, code: 'client_closed' },
+      ...Array.from({ length: 4 }, () => ({ output_tokens: 0, code: 'INSUFFICIENT_CREDITS' })),
+    ]);
+  });
+
+  test('an answer that fails its structured-output check is charged what the provider reported', async () => {
+    const { key } = await createKey(store, 'team-a', { budget_tokens: 5000, budget_period: 'month' });
+    const record = (await updateKey(store, 'team-a', {}))!;
+    const gateway = gatewayOn(store, stopped);
+    const answer = await gateway.request('/v1/text', {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'openai:gpt-4o-mini',
+        input: 'Capital of France?',
+        response_format: { type: 'json_object' },
+      }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    });
+    expect((await answer.json()).error.code).toBe('INVALID_PROVIDER_RESPONSE');
+    await vi.waitFor(async () => expect((await readCounts(store, record, NOON)).period_tokens).toBe(1280));
+    await gateway.flush();
+    const rows = await store.query<{ input_tokens: number; output_tokens: number }>(
+      "SELECT input_tokens::int AS input_tokens, output_tokens::int AS output_tokens FROM verdict_usage WHERE route = '/v1/text'",
+    );
+    expect(rows).toEqual([{ input_tokens: 1200, output_tokens: 80 }]);
   });
 });
