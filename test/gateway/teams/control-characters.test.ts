@@ -9,7 +9,7 @@ import {
   type UsageRecord,
   UsageWriter,
 } from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import { fixture, type ReplayProviders } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';
 
