@@ -136,6 +136,21 @@ const toolSchema = z.strictObject({
   }),
 });
 
+/** The largest token count a request may name: more than any model's window, and an exact JSON integer. */
+export const MAX_TOKEN_COUNT = 2 ** 32 - 1;
+
+const tokenCountMessage = `Must be a whole number of tokens from 1 to ${MAX_TOKEN_COUNT}.`;
+
+/** A number of tokens a request sets (`max_tokens` and its synonyms), said in one sentence whatever is wrong. */
+export const tokenCountSchema = z
+  .number(tokenCountMessage)
+  .int(tokenCountMessage)
+  .min(1, tokenCountMessage)
+  .max(MAX_TOKEN_COUNT, tokenCountMessage);
+
+/** The synonyms of the answer's token limit; a request gives at most one of them. */
+export const TOKEN_LIMIT_NAMES = ['max_output_tokens', 'max_tokens', 'max_completion_tokens'] as const;
+
 /** The options of the chat request, as `POST /v1/text` takes them beside `input`/`messages`. */
 export const chatOptionsShape = {
   tools: z.array(toolSchema).max(MAX_TOOLS).optional().describe('Functions the model may call.'),
@@ -181,7 +196,43 @@ export const chatOptionsShape = {
   seed: z.number().int().optional(),
   presence_penalty: z.number().min(-2).max(2).optional(),
   frequency_penalty: z.number().min(-2).max(2).optional(),
-  max_tokens: z.number().int().positive().optional().describe('The same as max_output_tokens.'),
+  max_tokens: tokenCountSchema.optional().describe('The same as max_output_tokens.'),
+  max_completion_tokens: tokenCountSchema.optional().describe('The same as max_output_tokens.'),
+  n: z
+    .literal(1, 'Must be 1: the gateway answers one choice.')
+    .optional()
+    .describe('The number of choices; only 1.'),
+  user: z
+    .string()
+    .max(256)
+    .optional()
+    .describe(
+      'An id of the end user: passed to OpenAI targets, unused by others (it does not change the answer).',
+    ),
+  store: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether OpenAI keeps the exchange: passed to OpenAI targets, unused by others (the gateway stores no content).',
+    ),
+  metadata: z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((value) => Object.keys(value).length <= 16, 'Must hold at most 16 members.')
+    .optional()
+    .describe('Tags of the request: passed to OpenAI targets, unused by others.'),
+  service_tier: z
+    .enum(['auto', 'default', 'flex', 'scale', 'priority'])
+    .optional()
+    .describe(
+      'OpenAI processing tier: passed to OpenAI targets; other targets take only "auto" and "default".',
+    ),
+  stream_options: z
+    .strictObject({
+      include_usage: z.boolean().optional(),
+      include_obfuscation: z.boolean().optional(),
+    })
+    .optional()
+    .describe("Accepted for OpenAI clients; verdict's streams always end with the usage."),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
   provider_options: z
     .record(z.string(), z.record(z.string(), z.unknown()))

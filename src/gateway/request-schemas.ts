@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
+import {
+  chatMessagesSchema,
+  chatOptionsShape,
+  TOKEN_LIMIT_NAMES,
+  tokenCountSchema,
+} from './chat-request-schema.js';
 import type { RouteName } from './route-table.js';
 
 /**
@@ -11,6 +16,23 @@ const model = z
   .string()
   .min(1)
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
+
+/** True for a JSON object (not a list, not null). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A request names its answer's token limit once, by one of its synonyms. */
+export function checkOneTokenLimit(body: Record<string, unknown>, context: z.RefinementCtx): void {
+  const given = TOKEN_LIMIT_NAMES.filter((name) => body[name] !== undefined);
+  if (given.length > 1) {
+    context.addIssue({
+      code: 'custom',
+      path: [given[1] as string],
+      message: `Give only one of ${given.map((name) => `"${name}"`).join(', ')}.`,
+    });
+  }
+}
 
 /** `POST /v1/text`: generate text, optionally streamed as server-sent events. */
 export const textRequestSchema = z
@@ -27,32 +49,30 @@ export const textRequestSchema = z
       .describe('The conversation, OpenAI chat style: system, developer, user, assistant and tool messages.'),
     system: z.string().optional().describe('System instructions.'),
     temperature: z.number().min(0).max(2).optional(),
-    max_output_tokens: z.number().int().positive().optional(),
+    max_output_tokens: tokenCountSchema.optional(),
     ...chatOptionsShape,
     stream: z
       .boolean()
       .optional()
       .describe('Answer with text/event-stream: delta and tool-call events, then the envelope.'),
   })
-  .superRefine((body, context) => {
-    if ((body.input === undefined) === (body.messages === undefined)) {
-      context.addIssue({
-        code: 'custom',
-        path: body.input === undefined ? [] : ['messages'],
-        message:
-          body.input === undefined
-            ? 'Give the prompt as "input" or the conversation as "messages".'
-            : 'Give "input" or "messages", not both.',
-      });
-    }
-    if (body.max_tokens !== undefined && body.max_output_tokens !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['max_tokens'],
-        message: 'Give "max_tokens" or "max_output_tokens", not both.',
-      });
-    }
-  })
+  .superRefine(
+    (body, context) => {
+      if ((body.input === undefined) === (body.messages === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: body.input === undefined ? [] : ['messages'],
+          message:
+            body.input === undefined
+              ? 'Give the prompt as "input" or the conversation as "messages".'
+              : 'Give "input" or "messages", not both.',
+        });
+      }
+      checkOneTokenLimit(body, context);
+    },
+    // Checked even when other members are wrong, so that every problem of a request is listed at once.
+    { when: ({ value }) => isObject(value) },
+  )
   .meta({ oneOf: [{ required: ['input'] }, { required: ['messages'] }] });
 
 /** `POST /v1/images`: generate images. */
