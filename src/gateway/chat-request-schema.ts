@@ -20,17 +20,20 @@ const mediaType = z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'Must be a media ty
 /** A text part: `{type: "text", text}`. */
 const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
 
-/** An image by URL: an `https:` URL (passed to the provider as a URL) or a base64 `data:image/…` URL. */
+/** The URL of an image part: an `https:` URL (passed to the provider as a URL) or a base64 `data:image/…` URL. */
+export const imageUrlSchema = z
+  .string()
+  .regex(
+    /^(https:\/\/[^\s]+|data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]*={0,2})$/,
+    'Must be an https: URL or a data:image/…;base64, URL.',
+  )
+  .describe('An https: URL (never fetched by the gateway) or a base64 data: URL.');
+
+/** An image by URL. */
 const imageUrlPart = z.strictObject({
   type: z.literal('image_url'),
   image_url: z.strictObject({
-    url: z
-      .string()
-      .regex(
-        /^(https:\/\/[^\s]+|data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]*={0,2})$/,
-        'Must be an https: URL or a data:image/…;base64, URL.',
-      )
-      .describe('An https: URL (never fetched by the gateway) or a base64 data: URL.'),
+    url: imageUrlSchema,
     detail: z.enum(['auto', 'low', 'high']).optional(),
   }),
 });
@@ -45,17 +48,20 @@ const inputAudioPart = z.strictObject({
 });
 
 /** A file (a PDF, say): base64 `file_data` (or a `data:` URL) with its media type. */
+/** The bytes of a file part: base64, or a base64 `data:` URL. */
+export const fileDataSchema = z
+  .string()
+  .min(1)
+  .regex(
+    /^(data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/]*={0,2}$/,
+    'Must be base64 bytes or a data:…;base64, URL.',
+  )
+  .describe('The file bytes, base64-encoded, or a base64 data: URL.');
+
 const filePart = z.strictObject({
   type: z.literal('file'),
   file: z.strictObject({
-    file_data: z
-      .string()
-      .min(1)
-      .regex(
-        /^(data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/]*={0,2}$/,
-        'Must be base64 bytes or a data:…;base64, URL.',
-      )
-      .describe('The file bytes, base64-encoded, or a base64 data: URL.'),
+    file_data: fileDataSchema,
     media_type: mediaType.optional().describe('Media type of the file; taken from a data: URL when absent.'),
     filename: z.string().min(1).max(256).optional(),
   }),
@@ -101,6 +107,14 @@ const assistantMessage = z.strictObject({
   content: z.union([textOnly, z.null()]).optional(),
   tool_calls: z.array(toolCall).min(1).max(MAX_TOOL_CALLS).optional(),
   name: z.string().optional(),
+  // An OpenAI client sends an earlier answer back as it got it: these members of it say nothing to the model.
+  refusal: z.null().optional().describe('Accepted as null, as an earlier answer carries it.'),
+  annotations: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(MAX_PARTS)
+    .optional()
+    .describe("An earlier answer's citations; not sent to the model."),
+  audio: z.null().optional(),
 });
 const toolMessage = z.strictObject({
   role: z.literal('tool'),
@@ -122,19 +136,47 @@ const jsonSchemaObject = z
   .record(z.string(), z.unknown())
   .describe('A JSON Schema (an object), passed to the provider.');
 
+/** A function's declaration: its name, description, JSON Schema parameters and strictness. */
+export const toolFunctionShape = {
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".')
+    .describe('The tool name.'),
+  description: z.string().max(4096).optional(),
+  parameters: jsonSchemaObject.optional(),
+  strict: z.boolean().optional(),
+} as const;
+
 /** A function the model may call; the gateway never runs it. */
 const toolSchema = z.strictObject({
   type: z.literal('function'),
-  function: z.strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".')
-      .describe('The tool name.'),
-    description: z.string().max(4096).optional(),
-    parameters: jsonSchemaObject.optional(),
-    strict: z.boolean().optional(),
-  }),
+  function: z.strictObject(toolFunctionShape),
 });
+
+/** Most tools in one request. */
+export { MAX_TOOLS };
+
+/** `response_format`: a text or JSON answer, the JSON checked against a schema when one is given. */
+export const responseFormatSchema = z
+  .discriminatedUnion(
+    'type',
+    [
+      z.strictObject({ type: z.literal('text') }),
+      z.strictObject({ type: z.literal('json_object') }),
+      z.strictObject({
+        type: z.literal('json_schema'),
+        json_schema: z.strictObject({
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".'),
+          description: z.string().optional(),
+          schema: jsonSchemaObject,
+          strict: z.boolean().optional(),
+        }),
+      }),
+    ],
+    { error: 'Must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}.' },
+  )
+  .optional()
+  .describe('Ask for a JSON answer; json_schema answers are checked against the schema.');
 
 /** The largest token count a request may name: more than any model's window, and an exact JSON integer. */
 export const MAX_TOKEN_COUNT = 2 ** 32 - 1;
@@ -167,26 +209,7 @@ export const chatOptionsShape = {
     )
     .optional(),
   parallel_tool_calls: z.boolean().optional().describe('false: at most one tool call per answer.'),
-  response_format: z
-    .discriminatedUnion(
-      'type',
-      [
-        z.strictObject({ type: z.literal('text') }),
-        z.strictObject({ type: z.literal('json_object') }),
-        z.strictObject({
-          type: z.literal('json_schema'),
-          json_schema: z.strictObject({
-            name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".'),
-            description: z.string().optional(),
-            schema: jsonSchemaObject,
-            strict: z.boolean().optional(),
-          }),
-        }),
-      ],
-      { error: 'Must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}.' },
-    )
-    .optional()
-    .describe('Ask for a JSON answer; json_schema answers are checked against the schema.'),
+  response_format: responseFormatSchema,
   top_p: z.number().min(0).max(1).optional(),
   stop: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)], {

@@ -15,10 +15,11 @@ import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
+import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
 
 /** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
-const SURFACES: readonly DropInSurface[] = [];
+const SURFACES: readonly DropInSurface[] = [OPENAI_SURFACE];
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {

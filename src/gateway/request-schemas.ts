@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJsonObject } from '../contract/findings.js';
 import {
   chatMessagesSchema,
   chatOptionsShape,
@@ -12,15 +13,12 @@ import type { RouteName } from './route-table.js';
  * `GET /openapi.json`, so the document cannot drift from what the gateway accepts (docs/gateway.md).
  */
 
-const model = z
+/** The `model` of every request: a target or an alias. */
+export const modelSchema = z
   .string()
   .min(1)
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
-
-/** True for a JSON object (not a list, not null). */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const model = modelSchema;
 
 /** A request names its answer's token limit once, by one of its synonyms. */
 export function checkOneTokenLimit(body: Record<string, unknown>, context: z.RefinementCtx): void {
@@ -71,7 +69,7 @@ export const textRequestSchema = z
       checkOneTokenLimit(body, context);
     },
     // Checked even when other members are wrong, so that every problem of a request is listed at once.
-    { when: ({ value }) => isObject(value) },
+    { when: ({ value }) => isJsonObject(value) },
   )
   .meta({ oneOf: [{ required: ['input'] }, { required: ['messages'] }] });
 
