@@ -619,3 +619,80 @@ describe('POST /openai/v1/responses', () => {
     });
   });
 });
+
+describe("the gateway's own guards on the OpenAI surface", () => {
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+  test('a body over the bound is a 413 in OpenAI shape', async () => {
+    const response = await gatewayOf({
+      routes: { text: { maxBodyBytes: 1024 } },
+    } as Partial<GatewayOptions>).request('/openai/v1/chat/completions', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        model: 'openai:gpt-4.1',
+        messages: [{ role: 'user', content: 'x'.repeat(4096) }],
+      }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      error: { code: 'request_too_large', verdict_code: 'PAYLOAD_TOO_LARGE' },
+    });
+    expect(replay.requests).toHaveLength(0);
+  });
+
+  test('a body that is not JSON, and a wrong method, are 400s in OpenAI shape', async () => {
+    const gateway = gatewayOf();
+    const broken = await gateway.request('/openai/v1/responses', {
+      method: 'POST',
+      headers,
+      body: '{"model":',
+    });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/not JSON/);
+    const method = await gateway.request('/openai/v1/chat/completions', { headers });
+    expect(method.status).toBe(400);
+    expect(method.headers.get('allow')).toBe('POST');
+  });
+
+  test('a very long or strange model id is answered, never a crash', async () => {
+    const client = openaiOf(gatewayOf());
+    for (const id of ['x'.repeat(5000), 'a:b/c%2Fd', '::', 'openai:']) {
+      const error = await client.models.retrieve(id).catch((caught: unknown) => caught);
+      expect(error, id).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status, id).toBeLessThan(500);
+    }
+  });
+
+  test('once the gateway is stopping, requests are refused with 503 in OpenAI shape', async () => {
+    const gateway = gatewayOf();
+    gateway.close();
+    const error = await openaiOf(gateway)
+      .chat.completions.create({ model: 'openai:gpt-4.1', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    expect((error as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      verdict_code: 'PROVIDER_UNAVAILABLE',
+    });
+  });
+
+  test('the log line names the route and the surface', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const gateway = gatewayOf({
+      log: (line: string) => lines.push(JSON.parse(line)),
+    } as Partial<GatewayOptions>);
+    await openaiOf(gateway).chat.completions.create({
+      model: 'openai:gpt-4.1',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(lines.at(-1)).toMatchObject({
+      route: '/openai/v1/chat/completions',
+      surface: 'openai',
+      status: 200,
+      code: 'ok',
+      target: 'openai:gpt-4.1',
+    });
+    expect(JSON.stringify(lines)).not.toContain(KEY);
+  });
+});
