@@ -131,6 +131,31 @@ export const videosRequestSchema = z.strictObject({
     ),
 });
 
+/** Most texts one embeddings request may hold (OpenAI's own limit). */
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+/** `POST /openai/v1/embeddings`: embed one text or a list of them, as OpenAI's API takes it. */
+export const embeddingsRequestSchema = z.strictObject({
+  model,
+  input: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(MAX_EMBEDDING_INPUTS)], {
+      error: `Must be a non-empty string or a list of 1 to ${MAX_EMBEDDING_INPUTS} non-empty strings (token arrays are not taken).`,
+    })
+    .describe('The text to embed, or a list of texts.'),
+  encoding_format: z
+    .enum(['float', 'base64'])
+    .optional()
+    .describe('float (the default): lists of numbers; base64: little-endian float32 bytes.'),
+  dimensions: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .optional()
+    .describe('Fewer dimensions, for the models that take it (OpenAI text-embedding-3, Gemini).'),
+  user: z.string().max(256).optional().describe('Accepted; it does not change the answer.'),
+});
+
 /** A text request after validation. */
 export type TextRequest = z.infer<typeof textRequestSchema>;
 /** An images request after validation. */
@@ -139,6 +164,8 @@ export type ImagesRequest = z.infer<typeof imagesRequestSchema>;
 export type SpeechRequest = z.infer<typeof speechRequestSchema>;
 /** A transcriptions request after validation. */
 export type TranscriptionsRequest = z.infer<typeof transcriptionsRequestSchema>;
+/** An embeddings request after validation. */
+export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
 /** A videos request after validation. */
 export type VideosRequest = z.infer<typeof videosRequestSchema>;
 
@@ -152,4 +179,5 @@ export const REQUEST_SCHEMAS = {
   speech: speechRequestSchema,
   transcriptions: transcriptionsRequestSchema,
   videos: videosRequestSchema,
+  embeddings: embeddingsRequestSchema,
 } as const satisfies Readonly<Record<RouteName, z.ZodType>>;

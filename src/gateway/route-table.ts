@@ -146,6 +146,16 @@ export const ROUTE_TABLE = {
       default: { description: 'An OpenAI error: {error: {message, type, param, code, verdict_code}}.' },
     },
   },
+  embeddings: {
+    path: '/openai/v1/embeddings',
+    method: 'POST',
+    summary: 'OpenAI embeddings: a list of embedding objects, as floats or base64',
+    calls: { noun: 'embedding' },
+    responses: {
+      '200': { description: 'An OpenAI list of embedding objects, with the usage.' },
+      default: { description: 'An OpenAI error: {error: {message, type, param, code, verdict_code}}.' },
+    },
+  },
   openai_models: {
     path: '/openai/v1/models',
     method: 'GET',

@@ -66,7 +66,7 @@ describe('the demo provider through the gateway', () => {
       {
         id: 'demo',
         type: 'demo',
-        modalities: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+        modalities: ['text', 'images', 'speech', 'transcriptions', 'videos', 'embeddings'],
         demo: true,
       },
     ]);

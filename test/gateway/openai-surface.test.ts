@@ -696,3 +696,106 @@ describe("the gateway's own guards on the OpenAI surface", () => {
     expect(JSON.stringify(lines)).not.toContain(KEY);
   });
 });
+
+describe('POST /openai/v1/embeddings', () => {
+  // Answers written from each provider's documented wire format (OpenAI embeddings, Gemini embedContent).
+  const openaiEmbeddings = (vectors: number[][]) => ({
+    body: {
+      object: 'list',
+      data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+      model: 'text-embedding-3-small',
+      usage: { prompt_tokens: 7, total_tokens: 7 },
+    },
+  });
+  const VECTORS = [
+    [0.25, -0.5, 0.125],
+    [1, 0, -1],
+  ];
+
+  test.each([
+    ['openai:text-embedding-3-small', '/v1/embeddings'],
+    ['openrouter:openai/text-embedding-3-small', '/api/v1/embeddings'],
+  ])('%s: floats for a list of inputs, with the usage', async (model, path) => {
+    replay.enqueue(openaiEmbeddings(VECTORS));
+    const answer = await openaiOf(gatewayOf()).embeddings.create({
+      model,
+      input: ['first text', 'second text'],
+      encoding_format: 'float',
+    });
+    expect(answer.object).toBe('list');
+    expect(answer.data.map((item) => item.embedding)).toEqual(VECTORS);
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1]);
+    expect(answer.usage).toEqual({ prompt_tokens: 7, total_tokens: 7 });
+    expect(replay.requests[0]?.path).toBe(path);
+    expect(sent()).toMatchObject({ input: ['first text', 'second text'] });
+  });
+
+  test('base64 is little-endian float32, as the SDK decodes it by default', async () => {
+    replay.enqueue(openaiEmbeddings([VECTORS[0] as number[]]));
+    // The SDK asks for base64 when the caller gives no encoding, and decodes it to numbers itself.
+    const decoded = await openaiOf(gatewayOf()).embeddings.create({
+      model: 'openai:text-embedding-3-small',
+      input: 'one text',
+    });
+    expect(decoded.data[0]?.embedding).toEqual(VECTORS[0]);
+    replay.enqueue(openaiEmbeddings([VECTORS[0] as number[]]));
+    const response = await gatewayOf().request('/openai/v1/embeddings', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'openai:text-embedding-3-small',
+        input: 'one text',
+        encoding_format: 'base64',
+      }),
+    });
+    const raw = ((await response.json()) as { data: { embedding: string }[] }).data[0]?.embedding ?? '';
+    const bytes = Buffer.from(raw, 'base64');
+    expect([...new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)]).toEqual(VECTORS[0]);
+  });
+
+  test('Gemini embeds through the AI SDK Google provider, with fewer dimensions asked', async () => {
+    replay.enqueue({ body: { embedding: { values: [0.5, 0.25] } } });
+    const answer = await openaiOf(gatewayOf()).embeddings.create({
+      model: 'google:gemini-embedding-001',
+      input: 'one text',
+      dimensions: 2,
+      encoding_format: 'float',
+    });
+    expect(answer.data[0]?.embedding).toEqual([0.5, 0.25]);
+    expect(replay.requests[0]?.path).toContain('gemini-embedding-001:embedContent');
+    expect(sent()).toMatchObject({ outputDimensionality: 2 });
+  });
+
+  test('a target without embeddings, or without dimensions, is a 400 naming it; token arrays are refused', async () => {
+    const client = openaiOf(gatewayOf());
+    const anthropic = (await client.embeddings
+      .create({ model: 'anthropic:claude-sonnet-4-5', input: 'x' })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(anthropic.status).toBeGreaterThanOrEqual(400);
+    expect(anthropic.status).toBeLessThan(500);
+    const tokens = (await client.embeddings
+      .create({ model: 'openai:text-embedding-3-small', input: [[1, 2, 3]] })
+      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    expect(tokens.status).toBe(400);
+    expect(tokens.message).toContain('/input/0: Must be a string, not a list.');
+    expect(replay.requests).toHaveLength(0);
+  });
+
+  test('the demo embeds any text the same way every time', async () => {
+    const gateway = createGateway({ providers: { demo: {} } });
+    const client = openaiOf(gateway as Gateway);
+    const first = await client.embeddings.create({
+      model: 'demo:embed',
+      input: ['cat', 'dog'],
+      encoding_format: 'float',
+    });
+    const again = await client.embeddings.create({
+      model: 'demo:embed',
+      input: 'cat',
+      encoding_format: 'float',
+    });
+    expect(first.data[0]?.embedding).toEqual(again.data[0]?.embedding);
+    expect(first.data[0]?.embedding).not.toEqual(first.data[1]?.embedding);
+    expect(first.data[0]?.embedding).toHaveLength(8);
+  });
+});

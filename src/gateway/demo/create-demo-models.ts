@@ -1,4 +1,4 @@
-import type { ImageModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
+import type { EmbeddingModel, ImageModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
 import { fromBase64 } from '../../unified/base64.js';
 import type { VideoModel } from '../providers.js';
 import {
@@ -275,6 +275,36 @@ export function isDemoVideoOperation(operation: unknown): boolean {
   return typeof (operation as { demo_job?: unknown } | null)?.demo_job === 'string';
 }
 
+/** Dimensions of a demo embedding. */
+const DEMO_DIMENSIONS = 8;
+
+/**
+ * A demo embedding model: a unit vector per text made from its characters, so the same text always gets the same
+ * vector and different texts differ; one token counted per four characters, as a rough provider would count.
+ */
+function createEmbeddingModel(modelId: string): V4<EmbeddingModel> {
+  return {
+    specificationVersion: 'v4',
+    provider: PROVIDER,
+    modelId,
+    maxEmbeddingsPerCall: 2048,
+    supportsParallelCalls: true,
+    async doEmbed(options) {
+      options.abortSignal?.throwIfAborted();
+      const embeddings = options.values.map((value) => {
+        const vector = new Array<number>(DEMO_DIMENSIONS).fill(0);
+        for (let index = 0; index < value.length; index++) {
+          vector[index % DEMO_DIMENSIONS] = (vector[index % DEMO_DIMENSIONS] ?? 0) + value.charCodeAt(index);
+        }
+        const length = Math.hypot(...vector) || 1;
+        return vector.map((component) => Math.round((component / length) * 1e6) / 1e6);
+      });
+      const tokens = options.values.reduce((sum, value) => sum + Math.ceil(value.length / 4), 0);
+      return { embeddings, usage: { tokens }, warnings: [], response: { headers: {} } };
+    },
+  };
+}
+
 /** The demo provider's model makers, one per modality; any model id is accepted and named in the answer. */
 export const DEMO_MODELS = {
   text: (modelId: string) => createTextModel(modelId),
@@ -282,4 +312,5 @@ export const DEMO_MODELS = {
   speech: (modelId: string) => createSpeechModel(modelId),
   transcriptions: (modelId: string) => createTranscriptionModel(modelId),
   videos: (modelId: string) => createVideoModel(modelId),
+  embeddings: (modelId: string) => createEmbeddingModel(modelId),
 } as const;

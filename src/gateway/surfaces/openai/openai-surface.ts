@@ -3,8 +3,10 @@ import type { GatewayEnv, GatewayRuntime } from '../../gateway-env.js';
 import { respond, systemFailure } from '../../gateway-env.js';
 import { jsonBodyOf } from '../../middleware/read-body.js';
 import { invalidRequest } from '../../read-request.js';
+import { REQUEST_SCHEMAS } from '../../request-schemas.js';
 import { ROUTE_TABLE } from '../../route-table.js';
 import { post } from '../../routes/provider-routes.js';
+import { serveCall } from '../../routes/serve-call.js';
 import { serveText, serveTextStream } from '../../routes/text.js';
 import { type DropInSurface, SURFACE_PREFIXES, surfaceHeaders } from '../surface.js';
 import {
@@ -12,6 +14,7 @@ import {
   chatCompletionsRequestSchema,
   toTextRequest as chatToTextRequest,
 } from './chat-completions.js';
+import { embeddingsRenderer, embedInputs, fromEmbedMany } from './embeddings.js';
 import { OPENAI_ERROR_RENDERER } from './openai-errors.js';
 import {
   responsesRenderer,
@@ -81,6 +84,15 @@ export const OPENAI_SURFACE: DropInSurface = {
       }
       const text = translated.request;
       return body.stream === true ? serveTextStream(c, runtime, text) : serveText(c, runtime, text);
+    });
+    post(app, runtime, 'embeddings', jsonBodyOf(REQUEST_SCHEMAS.embeddings), (c, body) => {
+      c.set('renderer', embeddingsRenderer(body));
+      return serveCall(c, runtime, {
+        route: 'embeddings',
+        model: body.model,
+        call: (input) => embedInputs(body, input),
+        convert: fromEmbedMany,
+      });
     });
     registerModels(OPENAI_SURFACE, app, runtime);
   },
