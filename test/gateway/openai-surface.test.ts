@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { AGENT_TOOLS, FAMILIES, UNITS_ARGS, WEATHER_ARGS } from './agent-wire.js';
-import { readEnvelope } from './envelope-assertions.js';
+import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
 /**
@@ -467,6 +467,41 @@ describe('one normalized result behind both answers', () => {
       );
       expect(completion.usage?.prompt_tokens).toBe(envelope.usage.input_tokens);
       expect(completion.usage?.completion_tokens).toBe(envelope.usage.output_tokens);
+    });
+  }
+
+  for (const family of FAMILIES) {
+    test(`${family.name}: the streamed envelope and the streamed chunks carry the same text and usage`, async () => {
+      const gateway = gatewayOf();
+      const request = {
+        model: family.model,
+        messages: [{ role: 'user', content: 'Say hello.' }],
+        stream: true,
+      };
+      const { deltas, envelope } = readStreamEnvelope(
+        await (
+          await gateway.request('/v1/text', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+            body: JSON.stringify(request),
+          })
+        ).text(),
+      );
+      const stream = await openaiOf(gateway).chat.completions.create({
+        ...(request as unknown as OpenAI.ChatCompletionCreateParamsStreaming),
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | undefined | null;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      if (!envelope.success) throw new Error('The envelope is a failure.');
+      expect(text).toBe(deltas.join(''));
+      expect(text).toBe(envelope.content);
+      expect(usage?.prompt_tokens).toBe(envelope.usage.input_tokens);
+      expect(usage?.completion_tokens).toBe(envelope.usage.output_tokens);
     });
   }
 
