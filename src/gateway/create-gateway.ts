@@ -18,6 +18,21 @@ import { StopNotice } from './stop-notice.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
 
+/** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */
+const OPENAI_SDK_HEADERS = [
+  'openai-organization',
+  'openai-project',
+  'x-stainless-arch',
+  'x-stainless-helper-method',
+  'x-stainless-lang',
+  'x-stainless-os',
+  'x-stainless-package-version',
+  'x-stainless-retry-count',
+  'x-stainless-runtime',
+  'x-stainless-runtime-version',
+  'x-stainless-timeout',
+];
+
 /** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
 const SURFACES: readonly DropInSurface[] = [OPENAI_SURFACE];
 
@@ -109,7 +124,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     app.use(
       cors({
         origin: options.cors.origins,
-        allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          'traceparent',
+          'x-request-id',
+          'x-trace-id',
+          // What the OpenAI SDK sends from a web page (dangerouslyAllowBrowser): its own facts and options.
+          ...OPENAI_SDK_HEADERS,
+        ],
         exposeHeaders: [
           'x-trace-id',
           'x-request-id',

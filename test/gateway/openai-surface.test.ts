@@ -712,6 +712,25 @@ describe("the gateway's own guards on the OpenAI surface", () => {
     });
   });
 
+  test('a web page may call the surface with the headers the OpenAI SDK adds (CORS)', async () => {
+    const gateway = gatewayOf({ cors: { origins: ['https://app.example'] } } as Partial<GatewayOptions>);
+    const asked = 'authorization,content-type,x-stainless-os,x-stainless-retry-count,x-stainless-timeout';
+    const preflight = await gateway.request('/openai/v1/chat/completions', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': asked,
+      },
+    });
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+    for (const header of asked.split(',')) expect(allowed).toContain(header);
+    const answer = await gateway.request('/openai/v1/models', {
+      headers: { origin: 'https://app.example', authorization: `Bearer ${KEY}` },
+    });
+    expect(answer.headers.get('access-control-expose-headers')).toContain('x-request-id');
+  });
+
   test('the log line names the route and the surface', async () => {
     const lines: Record<string, unknown>[] = [];
     const gateway = gatewayOf({
