@@ -20,17 +20,20 @@ const mediaType = z.string().regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'Must be a media ty
 /** A text part: `{type: "text", text}`. */
 const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
 
-/** An image by URL: an `https:` URL (passed to the provider as a URL) or a base64 `data:image/…` URL. */
+/** The URL of an image part: an `https:` URL (passed to the provider as a URL) or a base64 `data:image/…` URL. */
+export const imageUrlSchema = z
+  .string()
+  .regex(
+    /^(https:\/\/[^\s]+|data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]*={0,2})$/,
+    'Must be an https: URL or a data:image/…;base64, URL.',
+  )
+  .describe('An https: URL (never fetched by the gateway) or a base64 data: URL.');
+
+/** An image by URL. */
 const imageUrlPart = z.strictObject({
   type: z.literal('image_url'),
   image_url: z.strictObject({
-    url: z
-      .string()
-      .regex(
-        /^(https:\/\/[^\s]+|data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]*={0,2})$/,
-        'Must be an https: URL or a data:image/…;base64, URL.',
-      )
-      .describe('An https: URL (never fetched by the gateway) or a base64 data: URL.'),
+    url: imageUrlSchema,
     detail: z.enum(['auto', 'low', 'high']).optional(),
   }),
 });
@@ -45,17 +48,20 @@ const inputAudioPart = z.strictObject({
 });
 
 /** A file (a PDF, say): base64 `file_data` (or a `data:` URL) with its media type. */
+/** The bytes of a file part: base64, or a base64 `data:` URL. */
+export const fileDataSchema = z
+  .string()
+  .min(1)
+  .regex(
+    /^(data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/]*={0,2}$/,
+    'Must be base64 bytes or a data:…;base64, URL.',
+  )
+  .describe('The file bytes, base64-encoded, or a base64 data: URL.');
+
 const filePart = z.strictObject({
   type: z.literal('file'),
   file: z.strictObject({
-    file_data: z
-      .string()
-      .min(1)
-      .regex(
-        /^(data:[a-z]+\/[a-z0-9.+-]+;base64,)?[A-Za-z0-9+/]*={0,2}$/,
-        'Must be base64 bytes or a data:…;base64, URL.',
-      )
-      .describe('The file bytes, base64-encoded, or a base64 data: URL.'),
+    file_data: fileDataSchema,
     media_type: mediaType.optional().describe('Media type of the file; taken from a data: URL when absent.'),
     filename: z.string().min(1).max(256).optional(),
   }),
@@ -101,6 +107,14 @@ const assistantMessage = z.strictObject({
   content: z.union([textOnly, z.null()]).optional(),
   tool_calls: z.array(toolCall).min(1).max(MAX_TOOL_CALLS).optional(),
   name: z.string().optional(),
+  // An OpenAI client sends an earlier answer back as it got it: these members of it say nothing to the model.
+  refusal: z.null().optional().describe('Accepted as null, as an earlier answer carries it.'),
+  annotations: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(MAX_PARTS)
+    .optional()
+    .describe("An earlier answer's citations; not sent to the model."),
+  audio: z.null().optional(),
 });
 const toolMessage = z.strictObject({
   role: z.literal('tool'),
@@ -122,19 +136,62 @@ const jsonSchemaObject = z
   .record(z.string(), z.unknown())
   .describe('A JSON Schema (an object), passed to the provider.');
 
+/** A function's declaration: its name, description, JSON Schema parameters and strictness. */
+export const toolFunctionShape = {
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".')
+    .describe('The tool name.'),
+  description: z.string().max(4096).optional(),
+  parameters: jsonSchemaObject.optional(),
+  strict: z.boolean().optional(),
+} as const;
+
 /** A function the model may call; the gateway never runs it. */
 const toolSchema = z.strictObject({
   type: z.literal('function'),
-  function: z.strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".')
-      .describe('The tool name.'),
-    description: z.string().max(4096).optional(),
-    parameters: jsonSchemaObject.optional(),
-    strict: z.boolean().optional(),
-  }),
+  function: z.strictObject(toolFunctionShape),
 });
+
+/** Most tools in one request. */
+export { MAX_TOOLS };
+
+/** `response_format`: a text or JSON answer, the JSON checked against a schema when one is given. */
+export const responseFormatSchema = z
+  .discriminatedUnion(
+    'type',
+    [
+      z.strictObject({ type: z.literal('text') }),
+      z.strictObject({ type: z.literal('json_object') }),
+      z.strictObject({
+        type: z.literal('json_schema'),
+        json_schema: z.strictObject({
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".'),
+          description: z.string().optional(),
+          schema: jsonSchemaObject,
+          strict: z.boolean().optional(),
+        }),
+      }),
+    ],
+    { error: 'Must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}.' },
+  )
+  .optional()
+  .describe('Ask for a JSON answer; json_schema answers are checked against the schema.');
+
+/** The largest token count a request may name: more than any model's window, and an exact JSON integer. */
+export const MAX_TOKEN_COUNT = 2 ** 32 - 1;
+
+const tokenCountMessage = `Must be a whole number of tokens from 1 to ${MAX_TOKEN_COUNT}.`;
+
+/** A number of tokens a request sets (`max_tokens` and its synonyms), said in one sentence whatever is wrong. */
+export const tokenCountSchema = z
+  .number(tokenCountMessage)
+  .int(tokenCountMessage)
+  .min(1, tokenCountMessage)
+  .max(MAX_TOKEN_COUNT, tokenCountMessage);
+
+/** The synonyms of the answer's token limit; a request gives at most one of them. */
+export const TOKEN_LIMIT_NAMES = ['max_output_tokens', 'max_tokens', 'max_completion_tokens'] as const;
 
 /** The options of the chat request, as `POST /v1/text` takes them beside `input`/`messages`. */
 export const chatOptionsShape = {
@@ -152,26 +209,7 @@ export const chatOptionsShape = {
     )
     .optional(),
   parallel_tool_calls: z.boolean().optional().describe('false: at most one tool call per answer.'),
-  response_format: z
-    .discriminatedUnion(
-      'type',
-      [
-        z.strictObject({ type: z.literal('text') }),
-        z.strictObject({ type: z.literal('json_object') }),
-        z.strictObject({
-          type: z.literal('json_schema'),
-          json_schema: z.strictObject({
-            name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be 1 to 64 letters, digits, "_" or "-".'),
-            description: z.string().optional(),
-            schema: jsonSchemaObject,
-            strict: z.boolean().optional(),
-          }),
-        }),
-      ],
-      { error: 'Must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema}.' },
-    )
-    .optional()
-    .describe('Ask for a JSON answer; json_schema answers are checked against the schema.'),
+  response_format: responseFormatSchema,
   top_p: z.number().min(0).max(1).optional(),
   stop: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)], {
@@ -181,7 +219,43 @@ export const chatOptionsShape = {
   seed: z.number().int().optional(),
   presence_penalty: z.number().min(-2).max(2).optional(),
   frequency_penalty: z.number().min(-2).max(2).optional(),
-  max_tokens: z.number().int().positive().optional().describe('The same as max_output_tokens.'),
+  max_tokens: tokenCountSchema.optional().describe('The same as max_output_tokens.'),
+  max_completion_tokens: tokenCountSchema.optional().describe('The same as max_output_tokens.'),
+  n: z
+    .literal(1, 'Must be 1: the gateway answers one choice.')
+    .optional()
+    .describe('The number of choices; only 1.'),
+  user: z
+    .string()
+    .max(256)
+    .optional()
+    .describe(
+      'An id of the end user: passed to OpenAI targets, unused by others (it does not change the answer).',
+    ),
+  store: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether OpenAI keeps the exchange: passed to OpenAI targets, unused by others (the gateway stores no content).',
+    ),
+  metadata: z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((value) => Object.keys(value).length <= 16, 'Must hold at most 16 members.')
+    .optional()
+    .describe('Tags of the request: passed to OpenAI targets, unused by others.'),
+  service_tier: z
+    .enum(['auto', 'default', 'flex', 'scale', 'priority'])
+    .optional()
+    .describe(
+      'OpenAI processing tier: passed to OpenAI targets; other targets take only "auto" and "default".',
+    ),
+  stream_options: z
+    .strictObject({
+      include_usage: z.boolean().optional(),
+      include_obfuscation: z.boolean().optional(),
+    })
+    .optional()
+    .describe("Accepted for OpenAI clients; verdict's streams always end with the usage."),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
   provider_options: z
     .record(z.string(), z.record(z.string(), z.unknown()))

@@ -352,7 +352,7 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
   }
   if (body.system !== undefined) call.instructions = body.system;
   if (body.temperature !== undefined) call.temperature = body.temperature;
-  const maxTokens = body.max_output_tokens ?? body.max_tokens;
+  const maxTokens = body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens;
   if (maxTokens !== undefined) call.maxOutputTokens = maxTokens;
   if (body.top_p !== undefined) call.topP = body.top_p;
   const refused = REFUSED[family];
@@ -375,7 +375,7 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
   });
   if (body.reasoning_effort !== undefined) call.reasoning = body.reasoning_effort;
 
-  const own: Record<string, boolean> = {};
+  const own: Record<string, JSONValue> = {};
   if (body.tools !== undefined && body.tools.length > 0) {
     const tools: ToolSet = {};
     body.tools.forEach((entry, index) => {
@@ -412,6 +412,17 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
   if (body.response_format !== undefined) {
     const output = outputOf(body.response_format);
     if (output !== undefined) call.output = output;
+  }
+  // OpenAI's own request facts go to OpenAI; other targets answer the same without them (docs/gateway.md,
+  // "Fields each target honours"), except a processing tier they cannot give.
+  const openai = family === 'openai.chat' || family === 'openai.responses';
+  if (openai) {
+    if (body.user !== undefined) own.user = body.user;
+    if (body.store !== undefined) own.store = body.store;
+    if (body.metadata !== undefined) own.metadata = body.metadata;
+    if (body.service_tier !== undefined) own.serviceTier = body.service_tier;
+  } else if (body.service_tier !== undefined && !['auto', 'default'].includes(body.service_tier)) {
+    t.refuse(['service_tier'], `"service_tier": "${body.service_tier}"`);
   }
   const key = optionsKey(family, provider);
   const providerOptions: Record<string, JsonObject> = {};

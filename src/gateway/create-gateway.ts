@@ -26,6 +26,26 @@ import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
+import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
+import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
+
+/** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */
+const OPENAI_SDK_HEADERS = [
+  'openai-organization',
+  'openai-project',
+  'x-stainless-arch',
+  'x-stainless-helper-method',
+  'x-stainless-lang',
+  'x-stainless-os',
+  'x-stainless-package-version',
+  'x-stainless-retry-count',
+  'x-stainless-runtime',
+  'x-stainless-runtime-version',
+  'x-stainless-timeout',
+];
+
+/** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
+const SURFACES: readonly DropInSurface[] = [OPENAI_SURFACE];
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {
@@ -117,13 +137,31 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       onFinish: teams?.finish,
     }),
   );
+  // A surface's answers, the refusals of the middleware below included, are written in its client's shape.
+  for (const surface of SURFACES) {
+    app.use(`${surface.prefix}*`, async (c, next) => {
+      c.set('renderer', surface.renderer);
+      c.get('facts').surface = surface.name;
+      await next();
+    });
+  }
   if (options.cors !== undefined) {
     app.use(
       cors({
         origin: options.cors.origins,
-        allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          'traceparent',
+          'x-request-id',
+          'x-trace-id',
+          // What the OpenAI SDK sends from a web page (dangerouslyAllowBrowser): its own facts and options.
+          ...OPENAI_SDK_HEADERS,
+        ],
         exposeHeaders: [
           'x-trace-id',
+          'x-request-id',
+          'x-verdict-error-code',
           'retry-after',
           'ratelimit-limit',
           'ratelimit-remaining',
@@ -138,20 +176,24 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   if (requireKey !== undefined) {
     app.use('/v1/*', requireKey);
     app.use('/metrics', requireKey);
+    for (const surface of SURFACES) app.use(`${surface.prefix}*`, requireKey);
   } else {
     app.use(createKeylessGuard({ host: options.host, corsOrigins: options.cors?.origins }));
   }
   app.use('/v1/*', shutdown.refuse);
+  for (const surface of SURFACES) app.use(`${surface.prefix}*`, shutdown.refuse);
 
   registerSystemRoutes(app, { runtime, metrics, shutdown, teams });
   teams?.register(app);
   registerProviderRoutes(app, runtime);
+  for (const surface of SURFACES) surface.register(app, runtime);
 
   app.notFound(async (c) => {
     if (
       options.console !== undefined &&
       (c.req.method === 'GET' || c.req.method === 'HEAD') &&
-      !c.req.path.startsWith('/v1/')
+      !c.req.path.startsWith('/v1/') &&
+      !isSurfacePath(c.req.path)
     ) {
       const asset = await options.console(c.req.raw);
       if (asset !== undefined) {

@@ -13,6 +13,7 @@ import type { RequestTelemetry } from './observability/request-telemetry.js';
 import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import type { Redactor } from './redact-secrets.js';
 import type { StopNotice } from './stop-notice.js';
+import type { Renderer, SurfaceName } from './surfaces/surface.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never
@@ -49,6 +50,8 @@ export interface RequestFacts {
   key?: string;
   /** The envelope answered, for the request's spans (docs/gateway.md, "OpenTelemetry"). */
   envelope?: UnifiedOutput;
+  /** The client surface that answered (`verdict` unless a drop-in surface's route did). */
+  surface?: SurfaceName;
 }
 
 /** Hono's variables in a gateway request. */
@@ -63,6 +66,8 @@ export interface GatewayEnv {
     caller?: Caller | undefined;
     /** The request's spans, when OpenTelemetry is on. */
     telemetry?: RequestTelemetry | undefined;
+    /** How answers are written: verdict's envelopes unless a drop-in surface set its own (docs/gateway.md). */
+    renderer?: Renderer | undefined;
   };
 }
 
@@ -130,7 +135,8 @@ export function systemSuccess(
 /**
  * Answer a draft envelope: built once with the call's facts when given (`buildEnvelope`: redacted, validated,
  * an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id in `x-trace-id`, and its facts
- * kept for the log line.
+ * kept for the log line. The request's renderer writes it: the envelope itself, or a drop-in surface's answer
+ * made from it.
  */
 export function respond(
   c: Context<GatewayEnv>,
@@ -143,9 +149,14 @@ export function respond(
   // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
   // the header clients back off by.
   const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
-  if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
-    return responseOfValid(envelope, { headers: { ...headers, 'retry-after': String(wait) } });
-  return responseOfValid(envelope, headers === undefined ? undefined : { headers });
+  const withWait =
+    typeof wait === 'number' && headers?.['retry-after'] === undefined
+      ? { ...headers, 'retry-after': String(wait) }
+      : headers;
+  const renderer = c.get('renderer');
+  if (renderer === undefined)
+    return responseOfValid(envelope, withWait === undefined ? undefined : { headers: withWait });
+  return renderer.render(envelope, withWait ?? {});
 }
 
 /**

@@ -2,14 +2,8 @@ import { z } from 'zod';
 import { UNIFIED_ERROR_CODES } from '../unified/error-taxonomy.js';
 import { UNIFIED_OUTPUT_SCHEMA } from '../unified/unified-output-schema.js';
 import { REQUEST_SCHEMAS } from './request-schemas.js';
-import {
-  isRouteName,
-  ROUTE_KEYS,
-  type RouteEntry,
-  type RouteKey,
-  type RouteName,
-  routeEntry,
-} from './route-table.js';
+import { isRouteName, ROUTE_KEYS, type RouteEntry, type RouteKey, routeEntry } from './route-table.js';
+import { SURFACE_REQUEST_SCHEMAS } from './surfaces/surface-request-schemas.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/UnifiedOutput' };
 
@@ -39,12 +33,12 @@ function envelopeResponses(): Record<string, unknown> {
   return responses;
 }
 
-/** The request body of a provider route: its JSON schema, and the multipart form it also takes. */
-function requestBodyOf(name: RouteName, entry: RouteEntry): Record<string, unknown> {
+/** The request body of a route that reads one: its JSON schema, and the multipart form it also takes. */
+function requestBodyOf(schema: z.ZodType, entry: RouteEntry): Record<string, unknown> {
   return {
     required: true,
     content: {
-      'application/json': { schema: jsonSchemaOf(REQUEST_SCHEMAS[name]) },
+      'application/json': { schema: jsonSchemaOf(schema) },
       ...(entry.multipart === undefined ? {} : { 'multipart/form-data': { schema: entry.multipart } }),
     },
   };
@@ -88,10 +82,13 @@ function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
 function operationOf(key: RouteKey): Record<string, unknown> {
   const entry = routeEntry(key);
   const parameters = parametersOf(entry);
+  const schema: z.ZodType | undefined = isRouteName(key)
+    ? REQUEST_SCHEMAS[key]
+    : SURFACE_REQUEST_SCHEMAS[key];
   return {
     summary: entry.summary,
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(isRouteName(key) ? { requestBody: requestBodyOf(key, entry) } : {}),
+    ...(schema === undefined ? {} : { requestBody: requestBodyOf(schema, entry) }),
     responses: responsesOf(entry),
   };
 }

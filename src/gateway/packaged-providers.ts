@@ -111,7 +111,11 @@ const FACTORIES: { [T in PackagedTypeName]: (sdk: Package<T>, input: PackagedInp
       region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
       ...credentials,
     });
-    return { text: (model) => bedrock(model), images: (model) => bedrock.image(model) };
+    return {
+      text: (model) => bedrock(model),
+      images: (model) => bedrock.image(model),
+      embeddings: (model) => bedrock.embeddingModel(model),
+    };
   },
   'google-vertex': ({ createVertex }, { key, common, env }) => {
     // An express-mode API key when set; else a service account through the standard Google variables.
@@ -135,7 +139,7 @@ const FACTORIES: { [T in PackagedTypeName]: (sdk: Package<T>, input: PackagedInp
   },
   mistral: ({ createMistral }, { key, common }) => {
     const mistral = createMistral({ ...common, apiKey: key });
-    return { text: (model) => mistral(model) };
+    return { text: (model) => mistral(model), embeddings: (model) => mistral.embeddingModel(model) };
   },
   groq: ({ createGroq }, { key, common }) => {
     const groq = createGroq({ ...common, apiKey: key });
@@ -155,7 +159,7 @@ const FACTORIES: { [T in PackagedTypeName]: (sdk: Package<T>, input: PackagedInp
   },
   cohere: ({ createCohere }, { key, common }) => {
     const cohere = createCohere({ ...common, apiKey: key });
-    return { text: (model) => cohere(model) };
+    return { text: (model) => cohere(model), embeddings: (model) => cohere.embeddingModel(model) };
   },
   togetherai: ({ createTogetherAI }, { key, common }) => {
     const together = createTogetherAI({ ...common, apiKey: key });

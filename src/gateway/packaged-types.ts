@@ -52,7 +52,7 @@ export const PACKAGED_TYPES = {
   'amazon-bedrock': {
     keyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
     baseEnv: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
-    modalities: ['text', 'images'],
+    modalities: ['text', 'images', 'embeddings'],
     enabledBy: [['AWS_BEARER_TOKEN_BEDROCK'], ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']],
   },
   'google-vertex': {
@@ -62,7 +62,7 @@ export const PACKAGED_TYPES = {
     videoRun: oneCall('vertex'),
     enabledBy: [['GOOGLE_VERTEX_API_KEY'], ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_APPLICATION_CREDENTIALS']],
   },
-  mistral: { keyEnv: 'MISTRAL_API_KEY', baseEnv: 'MISTRAL_BASE_URL', modalities: ['text'] },
+  mistral: { keyEnv: 'MISTRAL_API_KEY', baseEnv: 'MISTRAL_BASE_URL', modalities: ['text', 'embeddings'] },
   groq: { keyEnv: 'GROQ_API_KEY', baseEnv: 'GROQ_BASE_URL', modalities: ['text', 'transcriptions'] },
   xai: {
     keyEnv: 'XAI_API_KEY',
@@ -71,7 +71,7 @@ export const PACKAGED_TYPES = {
     videoRun: oneCall('xai'),
   },
   deepseek: { keyEnv: 'DEEPSEEK_API_KEY', baseEnv: 'DEEPSEEK_BASE_URL', modalities: ['text'] },
-  cohere: { keyEnv: 'COHERE_API_KEY', baseEnv: 'COHERE_BASE_URL', modalities: ['text'] },
+  cohere: { keyEnv: 'COHERE_API_KEY', baseEnv: 'COHERE_BASE_URL', modalities: ['text', 'embeddings'] },
   togetherai: { keyEnv: 'TOGETHER_API_KEY', baseEnv: 'TOGETHER_BASE_URL', modalities: ['text', 'images'] },
   fireworks: { keyEnv: 'FIREWORKS_API_KEY', baseEnv: 'FIREWORKS_BASE_URL', modalities: ['text', 'images'] },
   cerebras: { keyEnv: 'CEREBRAS_API_KEY', baseEnv: 'CEREBRAS_BASE_URL', modalities: ['text'] },

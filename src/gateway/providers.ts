@@ -4,6 +4,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createReplicate } from '@ai-sdk/replicate';
 import type {
+  EmbeddingModel,
   experimental_generateVideo,
   ImageModel,
   LanguageModel,
@@ -45,6 +46,8 @@ export interface ModalityModels {
   readonly transcriptions: Exclude<TranscriptionModel, string>;
   /** For `POST /v1/videos`. */
   readonly videos: Exclude<VideoModel, string>;
+  /** For `POST /openai/v1/embeddings`. */
+  readonly embeddings: Exclude<EmbeddingModel, string>;
 }
 
 /** The model a modality calls. */
@@ -91,11 +94,11 @@ export interface ProviderModels extends ModelMakers {
 
 /** What each provider type offers, for the docs and `GET /v1/models`. */
 export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> = {
-  openai: ['text', 'images', 'speech', 'transcriptions'],
+  openai: ['text', 'images', 'speech', 'transcriptions', 'embeddings'],
   anthropic: ['text'],
-  google: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+  google: ['text', 'images', 'speech', 'transcriptions', 'videos', 'embeddings'],
   replicate: ['images', 'videos'],
-  'openai-compatible': ['text', 'images'],
+  'openai-compatible': ['text', 'images', 'embeddings'],
   // The demo answers every route that calls providers.
   demo: ROUTE_NAMES,
   ...PACKAGED_MODALITIES,
@@ -170,6 +173,7 @@ export function createProviderModels(
     speech: kept(built.speech),
     transcriptions: kept(built.transcriptions),
     videos: kept(built.videos),
+    embeddings: kept(built.embeddings),
   } satisfies Record<Modality, unknown>;
   return {
     id: built.id,
@@ -240,6 +244,7 @@ function buildProviderModels(
         images: (model) => openai.image(model),
         speech: (model) => openai.speech(model),
         transcriptions: (model) => openai.transcription(model),
+        embeddings: (model) => openai.embeddingModel(model),
       };
     }
     case 'anthropic': {
@@ -257,6 +262,7 @@ function buildProviderModels(
         speech: (model) => google.speech(model),
         transcriptions: (model) => google.transcription(model),
         videos: (model) => google.video(model),
+        embeddings: (model) => google.embeddingModel(model),
         videoRun: { kind: 'job', isOperation: isGeminiOperation },
       };
     }
@@ -285,6 +291,7 @@ function buildProviderModels(
         baseURL,
         text: (model) => compatible.chatModel(model),
         images: (model) => compatible.imageModel(model),
+        embeddings: (model) => compatible.embeddingModel(model),
       };
     }
   }

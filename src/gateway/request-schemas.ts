@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { chatMessagesSchema, chatOptionsShape } from './chat-request-schema.js';
+import { isJsonObject } from '../contract/findings.js';
+import {
+  chatMessagesSchema,
+  chatOptionsShape,
+  TOKEN_LIMIT_NAMES,
+  tokenCountSchema,
+} from './chat-request-schema.js';
 import { hasControlCharacter } from './plain-id.js';
 import type { RouteName } from './route-table.js';
 
@@ -8,11 +14,25 @@ import type { RouteName } from './route-table.js';
  * `GET /openapi.json`, so the document cannot drift from what the gateway accepts (docs/gateway.md).
  */
 
-const model = z
+/** The `model` of every request: a target or an alias. */
+export const modelSchema = z
   .string()
   .min(1)
   .refine((value) => !hasControlCharacter(value), 'Must not hold control characters.')
   .describe('A `provider:model` target (`openai:gpt-4o-mini`) or a configured alias.');
+const model = modelSchema;
+
+/** A request names its answer's token limit once, by one of its synonyms. */
+export function checkOneTokenLimit(body: Record<string, unknown>, context: z.RefinementCtx): void {
+  const given = TOKEN_LIMIT_NAMES.filter((name) => body[name] !== undefined);
+  if (given.length > 1) {
+    context.addIssue({
+      code: 'custom',
+      path: [given[1] as string],
+      message: `Give only one of ${given.map((name) => `"${name}"`).join(', ')}.`,
+    });
+  }
+}
 
 /** `POST /v1/text`: generate text, optionally streamed as server-sent events. */
 export const textRequestSchema = z
@@ -29,32 +49,30 @@ export const textRequestSchema = z
       .describe('The conversation, OpenAI chat style: system, developer, user, assistant and tool messages.'),
     system: z.string().optional().describe('System instructions.'),
     temperature: z.number().min(0).max(2).optional(),
-    max_output_tokens: z.number().int().positive().optional(),
+    max_output_tokens: tokenCountSchema.optional(),
     ...chatOptionsShape,
     stream: z
       .boolean()
       .optional()
       .describe('Answer with text/event-stream: delta and tool-call events, then the envelope.'),
   })
-  .superRefine((body, context) => {
-    if ((body.input === undefined) === (body.messages === undefined)) {
-      context.addIssue({
-        code: 'custom',
-        path: body.input === undefined ? [] : ['messages'],
-        message:
-          body.input === undefined
-            ? 'Give the prompt as "input" or the conversation as "messages".'
-            : 'Give "input" or "messages", not both.',
-      });
-    }
-    if (body.max_tokens !== undefined && body.max_output_tokens !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['max_tokens'],
-        message: 'Give "max_tokens" or "max_output_tokens", not both.',
-      });
-    }
-  })
+  .superRefine(
+    (body, context) => {
+      if ((body.input === undefined) === (body.messages === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          path: body.input === undefined ? [] : ['messages'],
+          message:
+            body.input === undefined
+              ? 'Give the prompt as "input" or the conversation as "messages".'
+              : 'Give "input" or "messages", not both.',
+        });
+      }
+      checkOneTokenLimit(body, context);
+    },
+    // Checked even when other members are wrong, so that every problem of a request is listed at once.
+    { when: ({ value }) => isJsonObject(value) },
+  )
   .meta({ oneOf: [{ required: ['input'] }, { required: ['messages'] }] });
 
 /** `POST /v1/images`: generate images. */
@@ -115,6 +133,31 @@ export const videosRequestSchema = z.strictObject({
     ),
 });
 
+/** Most texts one embeddings request may hold (OpenAI's own limit). */
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+/** `POST /openai/v1/embeddings`: embed one text or a list of them, as OpenAI's API takes it. */
+export const embeddingsRequestSchema = z.strictObject({
+  model,
+  input: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(MAX_EMBEDDING_INPUTS)], {
+      error: `Must be a non-empty string or a list of 1 to ${MAX_EMBEDDING_INPUTS} non-empty strings (token arrays are not taken).`,
+    })
+    .describe('The text to embed, or a list of texts.'),
+  encoding_format: z
+    .enum(['float', 'base64'])
+    .optional()
+    .describe('float (the default): lists of numbers; base64: little-endian float32 bytes.'),
+  dimensions: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .optional()
+    .describe('Fewer dimensions, for the models that take it (OpenAI text-embedding-3, Gemini).'),
+  user: z.string().max(256).optional().describe('Accepted; it does not change the answer.'),
+});
+
 /** A text request after validation. */
 export type TextRequest = z.infer<typeof textRequestSchema>;
 /** An images request after validation. */
@@ -123,6 +166,8 @@ export type ImagesRequest = z.infer<typeof imagesRequestSchema>;
 export type SpeechRequest = z.infer<typeof speechRequestSchema>;
 /** A transcriptions request after validation. */
 export type TranscriptionsRequest = z.infer<typeof transcriptionsRequestSchema>;
+/** An embeddings request after validation. */
+export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
 /** A videos request after validation. */
 export type VideosRequest = z.infer<typeof videosRequestSchema>;
 
@@ -136,4 +181,5 @@ export const REQUEST_SCHEMAS = {
   speech: speechRequestSchema,
   transcriptions: transcriptionsRequestSchema,
   videos: videosRequestSchema,
+  embeddings: embeddingsRequestSchema,
 } as const satisfies Readonly<Record<RouteName, z.ZodType>>;

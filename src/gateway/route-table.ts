@@ -116,6 +116,62 @@ export const ROUTE_TABLE = {
     responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': {} } } },
   },
   openapi: { path: '/openapi.json', method: 'GET', summary: 'This document', documented: false },
+  // The OpenAI surface (docs/gateway.md, "Use it from your existing client"): OpenAI's own objects, not envelopes.
+  openai_chat_completions: {
+    path: '/openai/v1/chat/completions',
+    method: 'POST',
+    partOf: 'text',
+    streams: true,
+    summary: 'OpenAI Chat Completions: a chat.completion, or chat.completion.chunk events then data: [DONE]',
+    responses: {
+      '200': {
+        description:
+          'A chat.completion; with "stream": true, text/event-stream of chat.completion.chunk events.',
+        content: { 'application/json': {}, 'text/event-stream': {} },
+      },
+      default: { description: 'An OpenAI error: {error: {message, type, param, code, verdict_code}}.' },
+    },
+  },
+  openai_responses: {
+    path: '/openai/v1/responses',
+    method: 'POST',
+    partOf: 'text',
+    streams: true,
+    summary: 'OpenAI Responses: a response object, or response.* events ending with response.completed',
+    responses: {
+      '200': {
+        description: 'A response; with "stream": true, text/event-stream of response.* events.',
+        content: { 'application/json': {}, 'text/event-stream': {} },
+      },
+      default: { description: 'An OpenAI error: {error: {message, type, param, code, verdict_code}}.' },
+    },
+  },
+  embeddings: {
+    path: '/openai/v1/embeddings',
+    method: 'POST',
+    summary: 'OpenAI embeddings: a list of embedding objects, as floats or base64',
+    calls: { noun: 'embedding' },
+    responses: {
+      '200': { description: 'An OpenAI list of embedding objects, with the usage.' },
+      default: { description: 'An OpenAI error: {error: {message, type, param, code, verdict_code}}.' },
+    },
+  },
+  openai_models: {
+    path: '/openai/v1/models',
+    method: 'GET',
+    summary: 'OpenAI model list: the aliases and the targets they name',
+    responses: { '200': { description: 'An OpenAI list of model objects.' } },
+  },
+  openai_model: {
+    path: '/openai/v1/models/{model}',
+    label: '/openai/v1/models/:model',
+    method: 'GET',
+    summary: 'OpenAI model object of an alias or a provider:model target the gateway can call',
+    responses: {
+      '200': { description: 'An OpenAI model object.' },
+      '404': { description: 'An OpenAI error: no such alias or provider.' },
+    },
+  },
 } as const satisfies Readonly<Record<string, RouteEntry>>;
 
 /** The name of one route of {@link ROUTE_TABLE}. */

@@ -203,7 +203,7 @@ describe('the demo provider through the gateway', () => {
       {
         id: 'demo',
         type: 'demo',
-        modalities: ['text', 'images', 'speech', 'transcriptions', 'videos'],
+        modalities: ['text', 'images', 'speech', 'transcriptions', 'videos', 'embeddings'],
         demo: true,
         models: DEMO_CATALOG,
       },

@@ -31,8 +31,24 @@ describe('request problems', () => {
     [
       { model: 'openai:x', input: 'Hi', max_output_tokens: 0 },
       '/max_output_tokens',
-      'Must be greater than 0.',
+      'Must be a whole number of tokens from 1 to 4294967295.',
     ],
+    [
+      { model: 'openai:x', input: 'Hi', max_output_tokens: 1e20 },
+      '/max_output_tokens',
+      'Must be a whole number of tokens from 1 to 4294967295.',
+    ],
+    [
+      { model: 'openai:x', input: 'Hi', max_completion_tokens: 2.5 },
+      '/max_completion_tokens',
+      'Must be a whole number of tokens from 1 to 4294967295.',
+    ],
+    [
+      { model: 'openai:x', input: 'Hi', max_tokens: 5, max_completion_tokens: 5 },
+      '/max_completion_tokens',
+      'Give only one of "max_tokens", "max_completion_tokens".',
+    ],
+    [{ model: 'openai:x', input: 'Hi', n: 2 }, '/n', 'Must be 1: the gateway answers one choice.'],
     [{ input: 'Hi' }, '/model', 'A required member is missing.'],
     [{ model: '', input: 'Hi' }, '/model', 'Must not be empty.'],
     [
@@ -74,5 +90,35 @@ describe('request problems', () => {
     for (const problem of problems) {
       for (const phrase of LIBRARY_PHRASES) expect(problem.message).not.toMatch(phrase);
     }
+  });
+
+  test('a request without a prompt lists that problem beside the others', () => {
+    expect(problemsOf({ model: 'openai:x', temperature: 'hot' })).toEqual([
+      { path: '/temperature', message: 'Must be a number, not a string.' },
+      { path: '', message: 'Give the prompt as "input" or the conversation as "messages".' },
+    ]);
+  });
+
+  test('a body that is not an object gets one problem, not a crash of the prompt check', () => {
+    expect(problemsOf([1, 2])).toHaveLength(1);
+    expect(problemsOf(null)).toHaveLength(1);
+  });
+
+  test('the fields OpenAI clients send are accepted', () => {
+    expect(
+      problemsOf({
+        model: 'openai:x',
+        messages: [{ role: 'user', content: 'Hi' }],
+        user: 'u-1',
+        n: 1,
+        store: false,
+        metadata: { team: 'a' },
+        stream_options: { include_usage: true },
+        max_completion_tokens: 64,
+        seed: 7,
+        service_tier: 'auto',
+        parallel_tool_calls: true,
+      }),
+    ).toEqual([]);
   });
 });

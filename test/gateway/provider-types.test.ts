@@ -1025,7 +1025,7 @@ describe('zero configuration with the packaged types', () => {
     });
     const answer = await readEnvelope(await gateway.request('/v1/models'));
     expect(answer.envelope.metadata.providers).toEqual([
-      { id: 'mistral', type: 'mistral', modalities: ['text'] },
+      { id: 'mistral', type: 'mistral', modalities: ['text', 'embeddings'] },
       { id: 'ollama', type: 'ollama', modalities: ['text'] },
       { id: 'deepgram', type: 'deepgram', modalities: ['transcriptions', 'speech'] },
     ]);

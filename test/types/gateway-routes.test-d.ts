@@ -10,7 +10,9 @@ import type { CallSpec } from '../../src/gateway/routes/serve-call.js';
 
 describe('the route table types the gateway', () => {
   test('the configuration names and the modalities are the routes that call providers', () => {
-    expectTypeOf<RouteName>().toEqualTypeOf<'text' | 'images' | 'speech' | 'transcriptions' | 'videos'>();
+    expectTypeOf<RouteName>().toEqualTypeOf<
+      'text' | 'images' | 'speech' | 'transcriptions' | 'videos' | 'embeddings'
+    >();
     expectTypeOf<ConfigRouteName>().toEqualTypeOf<RouteName>();
     expectTypeOf<Modality>().toEqualTypeOf<RouteName>();
   });

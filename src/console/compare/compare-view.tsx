@@ -21,10 +21,9 @@ type Compared = Exclude<Modality, 'transcriptions'>;
 
 /** The modalities Compare offers: every one of the route table but transcriptions, with their labels. */
 const COMPARED = Object.fromEntries(
-  ROUTE_NAMES.filter((modality) => modality !== 'transcriptions').map((modality) => [
-    modality,
-    MODALITY_LABELS[modality],
-  ]),
+  ROUTE_NAMES.filter(
+    (modality): modality is Compared => modality !== 'transcriptions' && modality !== 'embeddings',
+  ).map((modality) => [modality, MODALITY_LABELS[modality]]),
 ) as Readonly<Record<Compared, string>>;
 
 type Column = { model: string; typed: boolean };

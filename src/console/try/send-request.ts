@@ -11,11 +11,14 @@ import {
   type UnifiedOutput,
   type VerdictClient,
 } from '../../client/index.js';
-/** The modalities the Try view offers, one per gateway endpoint of the route table. */
-import type { Modality } from '../../gateway/route-table.js';
+import type { RouteName } from '../../gateway/route-table.js';
 import { explainUnreachable } from './explain-unreachable.js';
 
-export type { Modality };
+/**
+ * The modalities the Try view offers, one per gateway endpoint of the route table that answers an envelope:
+ * embeddings are answered in OpenAI's shape only (docs/gateway.md, "Use it from your existing client").
+ */
+export type Modality = Exclude<RouteName, 'embeddings'>;
 
 /** Where the gateway is and how to authenticate to it. */
 export interface GatewayConnection {

@@ -18,7 +18,7 @@ import {
 
 /** The modalities as the segmented control names them: the route table's noun of each, capitalised. */
 export const MODALITY_LABELS = Object.fromEntries(
-  ROUTE_NAMES.map((modality) => {
+  ROUTE_NAMES.filter((name): name is Modality => name !== 'embeddings').map((modality) => {
     const noun = MODALITY_NOUNS[modality];
     return [modality, noun.charAt(0).toUpperCase() + noun.slice(1)];
   }),

@@ -1,5 +1,6 @@
 import {
   APICallError,
+  type EmbeddingModel,
   type ImageModel,
   type LanguageModel,
   type SpeechModel,
@@ -415,6 +416,37 @@ export function isDemoVideoOperation(operation: unknown): boolean {
   return typeof (operation as { demo_job?: unknown } | null)?.demo_job === 'string';
 }
 
+/** Dimensions of a demo embedding. */
+const DEMO_DIMENSIONS = 8;
+
+/**
+ * A demo embedding model: a unit vector per text made from its characters, so the same text always gets the same
+ * vector and different texts differ; one token counted per four characters, as a rough provider would count.
+ */
+function createEmbeddingModel(modelId: string): V4<EmbeddingModel> {
+  return {
+    specificationVersion: 'v4',
+    provider: PROVIDER,
+    modelId,
+    maxEmbeddingsPerCall: 2048,
+    supportsParallelCalls: true,
+    async doEmbed(options) {
+      options.abortSignal?.throwIfAborted();
+      if (modelId === FAILING_DEMO_MODEL) failOnPurpose(modelId);
+      const embeddings = options.values.map((value) => {
+        const vector = new Array<number>(DEMO_DIMENSIONS).fill(0);
+        for (let index = 0; index < value.length; index++) {
+          vector[index % DEMO_DIMENSIONS] = (vector[index % DEMO_DIMENSIONS] ?? 0) + value.charCodeAt(index);
+        }
+        const length = Math.hypot(...vector) || 1;
+        return vector.map((component) => Math.round((component / length) * 1e6) / 1e6);
+      });
+      const tokens = options.values.reduce((sum, value) => sum + Math.ceil(value.length / 4), 0);
+      return { embeddings, usage: { tokens }, warnings: [], response: { headers: {} } };
+    },
+  };
+}
+
 /**
  * The model ids `GET /v1/models` lists for the demo, per modality: two that answer (so the console can compare
  * two routes) and the one that fails. Any other id works as well.
@@ -425,6 +457,7 @@ export const DEMO_CATALOG = {
   speech: ['tts', 'tts-bright', FAILING_DEMO_MODEL],
   transcriptions: ['stt', 'stt-fast', FAILING_DEMO_MODEL],
   videos: ['video', 'video-short', FAILING_DEMO_MODEL],
+  embeddings: ['embed', 'embed-small', FAILING_DEMO_MODEL],
 } as const;
 
 /** The demo provider's model makers, one per modality; any model id is accepted and named in the answer. */
@@ -436,5 +469,6 @@ export function createDemoModels(options: DemoOptions = {}) {
     speech: (modelId: string) => createSpeechModel(modelId),
     transcriptions: (modelId: string) => createTranscriptionModel(modelId),
     videos: (modelId: string) => createVideoModel(modelId),
+    embeddings: (modelId: string) => createEmbeddingModel(modelId),
   } as const;
 }

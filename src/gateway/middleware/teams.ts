@@ -15,6 +15,7 @@ import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '..
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
+import { isSurfacePath } from '../surfaces/surface.js';
 import { createKeyCheck } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
 
@@ -344,7 +345,8 @@ export function createTeams(options: TeamsOptions): Teams {
     guard,
     failOpen,
     finish(c, facts, status, seconds) {
-      if (!c.req.path.startsWith('/v1/')) return;
+      // The API's requests, on verdict's own surface or a drop-in one; not the console, metrics or health.
+      if (!c.req.path.startsWith('/v1/') && !isSurfacePath(c.req.path)) return;
       const ended = now();
       const input = facts.usage?.input_tokens ?? 0;
       const output = facts.usage?.output_tokens ?? 0;
@@ -354,6 +356,7 @@ export function createTeams(options: TeamsOptions): Teams {
         trace_id: c.get('traceId'),
         key_name: facts.key ?? null,
         route: facts.route,
+        surface: facts.surface ?? 'verdict',
         // The model is the one the provider reported: whatever bytes it sent, the record stays writable.
         provider: orNull(facts.provider),
         model: orNull(facts.model),

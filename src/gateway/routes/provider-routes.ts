@@ -35,7 +35,7 @@ import { createReadBody, jsonBodyOf, type ReadBodyOptions } from '../middleware/
 import type { ModelOf } from '../providers.js';
 import { invalidRequest, parseJsonRequest, type RequestRead } from '../read-request.js';
 import { REQUEST_SCHEMAS } from '../request-schemas.js';
-import { ROUTE_TABLE, type RouteName } from '../route-table.js';
+import { isRouteName, ROUTE_TABLE, type RouteKey, routeEntry } from '../route-table.js';
 import { serveCall } from './serve-call.js';
 import { serveText, serveTextStream } from './text.js';
 
@@ -181,23 +181,27 @@ async function generateVideoInOneCall(
 type Handler<T> = (c: Context<GatewayEnv>, body: T) => Promise<Response>;
 
 /**
- * Register a provider route at its path in the route table: other methods get a `VALIDATION_ERROR` envelope
- * naming its method; the body is read strictly by `parse`, and its value reaches `handle` with its type.
+ * Register a route that reads a JSON (or multipart) body at its path in the route table: other methods get a
+ * `VALIDATION_ERROR` naming its method; the body is read strictly by `parse`, within the limits of the provider
+ * route it calls (its own, or the one it is `partOf`), and its value reaches `handle` with its type.
  */
-function post<T>(
+export function post<T>(
   app: Hono<GatewayEnv>,
   runtime: GatewayRuntime,
-  route: RouteName,
+  key: RouteKey,
   parse: ReadBodyOptions<T>['parse'],
   handle: Handler<T>,
 ): void {
+  const entry = routeEntry(key);
+  const limits = isRouteName(key) ? key : entry.partOf;
+  if (limits === undefined || !isRouteName(limits)) throw new Error(`Route ${key} calls no provider.`);
   const readBody = createReadBody({
-    maxBytes: runtime.maxBodyBytes(route),
+    maxBytes: runtime.maxBodyBytes(limits),
     timeoutMs: runtime.bodyTimeoutMs,
     logContent: runtime.logContent,
     parse,
   });
-  const { path, method } = ROUTE_TABLE[route];
+  const { path, method } = entry;
   const onlyItsMethod: MiddlewareHandler<GatewayEnv> = async (c, next) => {
     if (c.req.method === method) return next();
     return respond(

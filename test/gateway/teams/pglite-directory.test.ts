@@ -15,7 +15,7 @@ describe('a PGlite store directory', () => {
     const dir = await mkdtemp(join(tmpdir(), 'verdict-pglite-'));
     dirs.push(dir);
     const store = await openStore(join(dir, 'gateway'));
-    expect((await migrateStore(store)).applied).toEqual([1]);
+    expect((await migrateStore(store)).applied).toEqual([1, 2]);
     const { key } = await createKey(store, 'team-a', { rpm: 5 });
     expect(await readFile(join(dir, 'gateway', 'verdict-gateway.lock'), 'utf8')).toBe(String(process.pid));
     await expect(openStore(join(dir, 'gateway'))).rejects.toThrow(

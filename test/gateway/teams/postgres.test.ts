@@ -199,7 +199,7 @@ describe('verdict gateway keys and migrate on PostgreSQL', () => {
     const store = ['--store', postgres.url, '--json'];
     const migrated = await spawnCli(['gateway', 'migrate', ...store]);
     expect(migrated.status).toBe(0);
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ success: true, version: 1, applied: [] });
+    expect(JSON.parse(migrated.stdout)).toMatchObject({ success: true, version: 2, applied: [] });
     const created = await spawnCli([
       'gateway',
       'keys',
