@@ -27,6 +27,7 @@ function record(id: string, model: string | null = 'gpt-4o-mini'): UsageRecord {
     trace_id: id,
     key_name: null,
     route: '/v1/text',
+    surface: 'verdict',
     provider: 'openai',
     model,
     target: null,
