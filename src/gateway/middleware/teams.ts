@@ -14,7 +14,7 @@ import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '..
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
-import { createKeyCheck } from './check-key.js';
+import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
 
 /** Who is calling: the admin key, a static key, or a stored key with its limits. */
@@ -108,9 +108,8 @@ export function allowedTargets<T extends Target>(
   };
 }
 
-function bearer(header: string | undefined): string | undefined {
-  return /^Bearer[ \t]+(\S{1,512})[ \t]*$/i.exec(header ?? '')?.[1];
-}
+/** Longest key the store is asked about; stored keys are far shorter. */
+const MAX_OFFERED_KEY = 512;
 
 function refusalEnvelope(caller: Caller, refusal: Refusal, traceId: string): UnifiedOutput {
   if (refusal.limit === 'budget_tokens') {
@@ -201,9 +200,8 @@ export function createTeams(options: TeamsOptions): Teams {
     c: Context<GatewayEnv>,
     token: string,
   ): Promise<Caller | { refused: Response } | undefined> => {
-    const authorization = c.req.header('authorization');
-    if (isAdmin !== undefined && (await isAdmin(authorization))) return { name: 'admin', kind: 'admin' };
-    if (isStatic !== undefined && (await isStatic(authorization))) return { name: 'static', kind: 'static' };
+    if (isAdmin !== undefined && (await isAdmin(token))) return { name: 'admin', kind: 'admin' };
+    if (isStatic !== undefined && (await isStatic(token))) return { name: 'static', kind: 'static' };
     if (!looksLikeStoredKey(token)) return undefined;
     const hash = await hashKey(token);
     let record: KeyRecord | undefined;
@@ -245,8 +243,9 @@ export function createTeams(options: TeamsOptions): Teams {
 
   const guard: MiddlewareHandler<GatewayEnv> = async (c, next) => {
     const traceId = c.get('traceId');
-    const token = bearer(c.req.header('authorization'));
-    const found = token === undefined ? undefined : await identify(c, token);
+    const token = offeredKey((name) => c.req.header(name));
+    const found =
+      token === undefined || token.length > MAX_OFFERED_KEY ? undefined : await identify(c, token);
     if (found !== undefined && 'refused' in found) return found.refused;
     if (found === undefined) return refuseWithoutKey(c);
     const caller = found;

@@ -99,6 +99,23 @@ describe('keys in the store', () => {
     }
   });
 
+  test('a stored key is taken from x-api-key and api-key as from Authorization', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    for (const header of ['x-api-key', 'api-key']) {
+      const answer = await gateway.request('/v1/text', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Capital of France?' }),
+        headers: { 'content-type': 'application/json', [header]: key },
+      });
+      expect(answer.status, header).toBe(200);
+      const wrong = await gateway.request('/v1/models', { headers: { [header]: `vk_${'x'.repeat(43)}` } });
+      expect(wrong.status, header).toBe(401);
+    }
+    const admin = await gateway.request('/v1/usage', { headers: { 'x-api-key': ADMIN } });
+    expect(admin.status).toBe(200);
+  });
+
   test('a taken name and bad limits are refused with what is wrong', async () => {
     await createKey(store, 'team-a');
     await expect(createKey(store, 'team-a')).rejects.toThrow(/exists already/);
