@@ -13,6 +13,11 @@ export interface EventStream {
    * while the client keeps up, else when it reads again; after the client went away it does nothing.
    */
   write(event: string, data: unknown): Promise<void>;
+  /**
+   * Writes one frame as it is (`data: [DONE]\n\n`, or an event without a name for a client that reads data
+   * lines only), with the same back-pressure as `write`.
+   */
+  send(frame: string): Promise<void>;
   /** Sends what was written and ends the body. */
   close(): void;
 }
@@ -56,22 +61,24 @@ export function createEventStream(onCancel: (reason: unknown) => void): EventStr
       onCancel(reason);
     },
   });
+  const send = (frame: string): Promise<void> => {
+    if (finished) return Promise.resolve();
+    pending += frame;
+    flushing ??= setImmediate(flush);
+    if ((controller.desiredSize ?? 0) > 0) return Promise.resolve();
+    // The client is behind: the writer waits until it reads, so a slow client holds at most one more chunk.
+    return new Promise<void>((resolve) => {
+      const before = readAgain;
+      readAgain = () => {
+        before?.();
+        resolve();
+      };
+    });
+  };
   return {
     body,
-    write(event, data) {
-      if (finished) return Promise.resolve();
-      pending += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-      flushing ??= setImmediate(flush);
-      if ((controller.desiredSize ?? 0) > 0) return Promise.resolve();
-      // The client is behind: the writer waits until it reads, so a slow client holds at most one more chunk.
-      return new Promise<void>((resolve) => {
-        const before = readAgain;
-        readAgain = () => {
-          before?.();
-          resolve();
-        };
-      });
-    },
+    write: (event, data) => send(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    send,
     close() {
       if (finished) return;
       if (flushing !== undefined) clearImmediate(flushing);

@@ -15,6 +15,10 @@ import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
+import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
+
+/** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
+const SURFACES: readonly DropInSurface[] = [];
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {
@@ -92,6 +96,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       onFinish: teams?.finish,
     }),
   );
+  // A surface's answers, the refusals of the middleware below included, are written in its client's shape.
+  for (const surface of SURFACES) {
+    app.use(`${surface.prefix}*`, async (c, next) => {
+      c.set('renderer', surface.renderer);
+      c.get('facts').surface = surface.name;
+      await next();
+    });
+  }
   if (options.cors !== undefined) {
     app.use(
       cors({
@@ -99,6 +111,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
         exposeHeaders: [
           'x-trace-id',
+          'x-request-id',
+          'x-verdict-error-code',
           'retry-after',
           'ratelimit-limit',
           'ratelimit-remaining',
@@ -112,18 +126,22 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   if (requireKey !== undefined) {
     app.use('/v1/*', requireKey);
     app.use('/metrics', requireKey);
+    for (const surface of SURFACES) app.use(`${surface.prefix}*`, requireKey);
   }
   app.use('/v1/*', shutdown.refuse);
+  for (const surface of SURFACES) app.use(`${surface.prefix}*`, shutdown.refuse);
 
   registerSystemRoutes(app, { runtime, metrics, shutdown, teams });
   teams?.register(app);
   registerProviderRoutes(app, runtime);
+  for (const surface of SURFACES) surface.register(app, runtime);
 
   app.notFound(async (c) => {
     if (
       options.console !== undefined &&
       (c.req.method === 'GET' || c.req.method === 'HEAD') &&
-      !c.req.path.startsWith('/v1/')
+      !c.req.path.startsWith('/v1/') &&
+      !isSurfacePath(c.req.path)
     ) {
       const asset = await options.console(c.req.raw);
       if (asset !== undefined) {

@@ -12,6 +12,7 @@ import type { Caller } from './middleware/teams.js';
 import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import type { Redactor } from './redact-secrets.js';
 import type { StopNotice } from './stop-notice.js';
+import type { Renderer, SurfaceName } from './surfaces/surface.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never
@@ -43,6 +44,8 @@ export interface RequestFacts {
   clientClosed?: boolean;
   /** The name of the key that was accepted (with a store). */
   key?: string;
+  /** The client surface that answered (`verdict` unless a drop-in surface's route did). */
+  surface?: SurfaceName;
 }
 
 /** Hono's variables in a gateway request. */
@@ -55,6 +58,8 @@ export interface GatewayEnv {
     redactor: Redactor;
     /** The key that was accepted, with its limits (with a store). */
     caller?: Caller | undefined;
+    /** How answers are written: verdict's envelopes unless a drop-in surface set its own (docs/gateway.md). */
+    renderer?: Renderer | undefined;
   };
 }
 
@@ -122,7 +127,8 @@ export function systemSuccess(
 /**
  * Answer a draft envelope: built once with the call's facts when given (`buildEnvelope`: redacted, validated,
  * an invalid one becomes `INTERNAL_ERROR`), status from its code, the trace id in `x-trace-id`, and its facts
- * kept for the log line.
+ * kept for the log line. The request's renderer writes it: the envelope itself, or a drop-in surface's answer
+ * made from it.
  */
 export function respond(
   c: Context<GatewayEnv>,
@@ -135,9 +141,14 @@ export function respond(
   // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
   // the header clients back off by.
   const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
-  if (typeof wait === 'number' && headers?.['retry-after'] === undefined)
-    return responseOfValid(envelope, { headers: { ...headers, 'retry-after': String(wait) } });
-  return responseOfValid(envelope, headers === undefined ? undefined : { headers });
+  const withWait =
+    typeof wait === 'number' && headers?.['retry-after'] === undefined
+      ? { ...headers, 'retry-after': String(wait) }
+      : headers;
+  const renderer = c.get('renderer');
+  if (renderer === undefined)
+    return responseOfValid(envelope, withWait === undefined ? undefined : { headers: withWait });
+  return renderer.render(envelope, withWait ?? {});
 }
 
 /**

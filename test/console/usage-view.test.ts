@@ -42,6 +42,7 @@ async function recordHour(): Promise<void> {
       trace_id: `seed-trace-${index}`,
       key_name: keys[Math.floor(random() * (minute < 20 ? 2 : 3))] as string,
       route: '/v1/text',
+      surface: 'verdict',
       provider: target.split(':')[0] as string,
       model: target.split(':')[1] as string,
       target,

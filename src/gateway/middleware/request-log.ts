@@ -55,6 +55,7 @@ export function createRequestLog(options: RequestLogOptions): MiddlewareHandler<
           trace_id: c.get('traceId'),
           method: c.req.method,
           route: facts.route,
+          ...(facts.surface === undefined || facts.surface === 'verdict' ? {} : { surface: facts.surface }),
           status,
           code: facts.code ?? (status < 400 ? 'ok' : undefined),
           provider: facts.provider,

@@ -14,6 +14,7 @@ import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '..
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
+import { isSurfacePath } from '../surfaces/surface.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
 
@@ -308,7 +309,8 @@ export function createTeams(options: TeamsOptions): Teams {
     guard,
     failOpen,
     finish(c, facts, status, seconds) {
-      if (!c.req.path.startsWith('/v1/')) return;
+      // The API's requests, on verdict's own surface or a drop-in one; not the console, metrics or health.
+      if (!c.req.path.startsWith('/v1/') && !isSurfacePath(c.req.path)) return;
       const ended = now();
       const input = facts.usage?.input_tokens ?? 0;
       const output = facts.usage?.output_tokens ?? 0;
@@ -318,6 +320,7 @@ export function createTeams(options: TeamsOptions): Teams {
         trace_id: c.get('traceId'),
         key_name: facts.key ?? null,
         route: facts.route,
+        surface: facts.surface ?? 'verdict',
         provider: facts.provider ?? null,
         model: facts.model ?? null,
         target: facts.target ?? null,

@@ -32,6 +32,12 @@ import type { ModelOf } from '../providers.js';
 import { invalidRequest } from '../read-request.js';
 import type { TextRequest } from '../request-schemas.js';
 import { createObjectCheck, type ObjectCheck } from '../structured-output.js';
+import {
+  ENVELOPE_RENDERER,
+  surfaceHeaders,
+  type TextStreamWrite,
+  writeEnvelopeEvents,
+} from '../surfaces/surface.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
 import { serveCall, withPlace } from './serve-call.js';
 
@@ -211,7 +217,7 @@ const TOOL_PARTS = new Set(['tool-input-start', 'tool-input-delta', 'tool-call']
 async function writeToolCallEvents(
   part: ToolStreamPart,
   begun: Set<string>,
-  write: (event: string, data: unknown) => Promise<void>,
+  write: TextStreamWrite,
 ): Promise<void> {
   if (part.type === 'tool-input-start' && typeof part.id === 'string') {
     begun.add(part.id);
@@ -237,10 +243,7 @@ async function writeToolCallEvents(
  * their parts pass and an error part carrying the provider's own error event. One generator for all of it:
  * every layer of async iteration costs promises on every part.
  */
-async function* relay(
-  started: StartedStream,
-  write: (event: string, data: unknown) => Promise<void>,
-): AsyncIterable<AiSdkStreamPart> {
+async function* relay(started: StartedStream, write: TextStreamWrite): AsyncIterable<AiSdkStreamPart> {
   const begun = new Set<string>();
   for (const part of started.head) {
     if (TOOL_PARTS.has(part.type)) await writeToolCallEvents(part, begun, write);
@@ -272,10 +275,7 @@ async function* relay(
  * SDK's end event; the finish reason comes first, since it rejects when the stream ended without a step (the
  * end event never comes then).
  */
-function streamView(
-  started: StartedStream,
-  write: (event: string, data: unknown) => Promise<void>,
-): AiSdkStreamTextResult {
+function streamView(started: StartedStream, write: TextStreamWrite): AiSdkStreamTextResult {
   const source = started.result;
   const end = () => source.finishReason.then(() => started.end);
   return {
@@ -312,7 +312,8 @@ function streamReasoning(started: StartedStream): PromiseLike<string | undefined
 /**
  * `POST /v1/text` with `"stream": true`: server-sent events `delta` (`{"text": …}`) then one `envelope` event
  * holding the complete envelope, equal to the unstreamed answer. A failure before the first text is answered
- * as a plain envelope with its status; a failure after it ends the stream with a failure envelope event.
+ * as a plain envelope with its status; a failure after it ends the stream with a failure envelope event. The
+ * request's renderer writes these events in its client's dialect (a drop-in surface's chunks).
  */
 export function serveTextStream(
   c: Context<GatewayEnv>,
@@ -363,6 +364,8 @@ export function serveTextStream(
     const events = createEventStream(() =>
       clientGone.abort(new DOMException('The client went away.', 'AbortError')),
     );
+    const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
+    const write = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
     const relay = async () => {
       let envelope: UnifiedOutput;
       const adapter = {
@@ -370,7 +373,6 @@ export function serveTextStream(
         model: { provider: target.model.provider, modelId: target.modelId },
       };
       try {
-        const write = (event: string, data: unknown) => events.write(event, data);
         envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
           write('delta', { text }),
         );
@@ -394,7 +396,7 @@ export function serveTextStream(
         if (runtime.logContent && envelope.success) facts.content = envelope.content;
         const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
         noteEnvelope(facts, built);
-        await events.write('envelope', built);
+        await write('envelope', built);
       } finally {
         outcome.finish();
         release();
@@ -407,6 +409,9 @@ export function serveTextStream(
       .catch((error: unknown) => console.error(error))
       .finally(() => events.close());
     // With its trace id already, so the outer middleware need not rebuild the answer to add it.
-    return c.newResponse(events.body, 200, { ...EVENT_STREAM_HEADERS, 'x-trace-id': traceId });
+    return c.newResponse(events.body, 200, {
+      ...EVENT_STREAM_HEADERS,
+      ...surfaceHeaders(renderer, traceId, {}),
+    });
   });
 }

@@ -62,6 +62,11 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX verdict_usage_trace ON verdict_usage (trace_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'the client surface of each usage record',
+    statements: ["ALTER TABLE verdict_usage ADD COLUMN surface text NOT NULL DEFAULT 'verdict'"],
+  },
 ];
 
 /** Any fixed number: instances migrating at once take turns on this advisory lock. */

@@ -3,7 +3,7 @@ import type { GatewayStore } from './open-store.js';
 import type { UsageRecord } from './usage-writer.js';
 
 /** What usage can be grouped by. */
-export const USAGE_GROUPS = ['key', 'provider', 'model', 'route', 'code'] as const;
+export const USAGE_GROUPS = ['key', 'provider', 'model', 'route', 'surface', 'code'] as const;
 
 /** One of {@link USAGE_GROUPS}. */
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
@@ -63,7 +63,7 @@ const AGGREGATES = `count(*)::float8 AS requests,
 
 // The grouping column is picked by a parameter inside the statement: no SQL is built from request input.
 const GROUP = `CASE $3::text WHEN 'key' THEN key_name WHEN 'provider' THEN provider WHEN 'model' THEN model
-  WHEN 'route' THEN route ELSE code END`;
+  WHEN 'route' THEN route WHEN 'surface' THEN surface ELSE code END`;
 
 function totalsOf(row: Record<string, unknown>): UsageTotals {
   const maybe = (value: unknown) =>
@@ -164,6 +164,7 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     trace_id: String(row.trace_id),
     key_name: text(row.key_name),
     route: String(row.route),
+    surface: String(row.surface ?? 'verdict'),
     provider: text(row.provider),
     model: text(row.model),
     target: text(row.target),

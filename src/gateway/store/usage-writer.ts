@@ -13,6 +13,8 @@ export interface UsageRecord {
   key_name: string | null;
   /** The route template (`/v1/text`). */
   route: string;
+  /** The client surface that answered: `verdict`, or a drop-in API's (`openai`, `anthropic`). */
+  surface: string;
   /** The envelope's provider. */
   provider: string | null;
   /** The model that answered. */
@@ -65,6 +67,7 @@ const COLUMNS = [
   'trace_id',
   'key_name',
   'route',
+  'surface',
   'provider',
   'model',
   'target',
@@ -79,7 +82,8 @@ const COLUMNS = [
 // One statement per batch whatever its size: every column travels as one array parameter.
 const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::text[], $9::integer[], $10::integer[], $11::text[], $12::integer[], $13::bigint[], $14::bigint[])
+    $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::integer[], $14::bigint[],
+    $15::bigint[])
   ON CONFLICT (request_id) DO NOTHING`;
 
 /**
