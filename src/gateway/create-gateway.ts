@@ -15,10 +15,11 @@ import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
+import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
 
 /** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
-const SURFACES: readonly DropInSurface[] = [];
+const SURFACES: readonly DropInSurface[] = [ANTHROPIC_SURFACE];
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {
@@ -108,10 +109,21 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     app.use(
       cors({
         origin: options.cors.origins,
-        allowHeaders: ['authorization', 'content-type', 'traceparent', 'x-request-id', 'x-trace-id'],
+        allowHeaders: [
+          'authorization',
+          'x-api-key',
+          'api-key',
+          'anthropic-version',
+          'anthropic-beta',
+          'content-type',
+          'traceparent',
+          'x-request-id',
+          'x-trace-id',
+        ],
         exposeHeaders: [
           'x-trace-id',
           'x-request-id',
+          'request-id',
           'x-verdict-error-code',
           'retry-after',
           'ratelimit-limit',

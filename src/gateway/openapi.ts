@@ -10,6 +10,10 @@ import {
   type RouteName,
   routeEntry,
 } from './route-table.js';
+import {
+  countTokensRequestSchema,
+  messagesRequestSchema,
+} from './surfaces/anthropic/messages-request-schema.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/UnifiedOutput' };
 
@@ -84,14 +88,30 @@ function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
   return [...inPath, ...inQuery];
 }
 
+/** The JSON bodies of the drop-in surfaces' routes, which are not routes of their own in the configuration. */
+const SURFACE_REQUEST_SCHEMAS: Partial<Record<RouteKey, z.ZodType>> = {
+  anthropic_messages: messagesRequestSchema,
+  anthropic_count_tokens: countTokensRequestSchema,
+};
+
+/** The request body of a route, when it takes one. */
+function bodyOf(key: RouteKey, entry: RouteEntry): Record<string, unknown> | undefined {
+  if (isRouteName(key)) return requestBodyOf(key, entry);
+  const schema = SURFACE_REQUEST_SCHEMAS[key];
+  return schema === undefined
+    ? undefined
+    : { required: true, content: { 'application/json': { schema: jsonSchemaOf(schema) } } };
+}
+
 /** The operation of one route of the table. */
 function operationOf(key: RouteKey): Record<string, unknown> {
   const entry = routeEntry(key);
   const parameters = parametersOf(entry);
+  const body = bodyOf(key, entry);
   return {
     summary: entry.summary,
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(isRouteName(key) ? { requestBody: requestBodyOf(key, entry) } : {}),
+    ...(body === undefined ? {} : { requestBody: body }),
     responses: responsesOf(entry),
   };
 }
@@ -123,7 +143,10 @@ export function createOpenApiDocument(): Record<string, unknown> {
     paths: pathsOf(),
     components: {
       schemas: { UnifiedOutput: envelope },
-      securitySchemes: { gatewayKey: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        gatewayKey: { type: 'http', scheme: 'bearer' },
+        gatewayKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
     },
   };
 }

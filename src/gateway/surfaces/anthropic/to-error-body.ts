@@ -63,3 +63,26 @@ export function toErrorBody(failure: UnifiedFailure): { status: number; body: An
     },
   };
 }
+
+/**
+ * The error of a success that cannot be written as a Message: a tool call whose arguments are not a JSON
+ * object, which a `tool_use` block's `input` must be (docs/gateway.md, "Anthropic clients").
+ */
+export function toolArgumentsError(
+  tool: string,
+  traceId: string,
+): { status: number; body: AnthropicErrorBody } {
+  const code = 'INVALID_PROVIDER_RESPONSE';
+  return {
+    status: statusForCode(code),
+    body: {
+      type: 'error',
+      error: {
+        type: errorTypeOf(code),
+        message: `The arguments of the tool call "${tool}" are not a JSON object, which a tool_use block needs.`,
+        code,
+      },
+      request_id: traceId,
+    },
+  };
+}

@@ -190,6 +190,12 @@ export function toTextRequest(body: MessagesRequest): TextRequestTranslation {
       request.parallel_tool_calls = false;
   }
   const thinking = body.thinking;
+  if (thinking !== undefined && thinking.type !== 'disabled') {
+    // Anthropic refuses sampling changes with thinking on; the AI SDK would drop them with a warning instead.
+    for (const member of ['top_k', 'temperature'] as const) {
+      if (body[member] !== undefined) t.problem([member], `"${member}" cannot be combined with "thinking".`);
+    }
+  }
   if (thinking?.type === 'enabled') {
     // An Anthropic target gets the exact budget; other targets the effort nearest to it.
     request.reasoning_effort = effortOfBudget(thinking.budget_tokens);

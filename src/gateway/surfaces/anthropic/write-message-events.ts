@@ -1,5 +1,5 @@
 import type { UnifiedOutput } from '../../../unified/types.js';
-import { toErrorBody } from './to-error-body.js';
+import { toErrorBody, toolArgumentsError } from './to-error-body.js';
 import { messageIdOf, reasoningOf, stopReasonOf, toolUseBlocksOf, usageOf } from './to-message.js';
 
 /**
@@ -80,15 +80,7 @@ export function createMessageEventWriter(
     }
     const tools = toolUseBlocksOf(envelope);
     if (!tools.ok) {
-      await send('error', {
-        type: 'error',
-        error: {
-          type: 'api_error',
-          message: `The arguments of the tool call "${tools.tool}" are not a JSON object, which a tool_use block needs.`,
-          code: 'INVALID_PROVIDER_RESPONSE',
-        },
-        request_id: start.traceId,
-      });
+      await send('error', toolArgumentsError(tools.tool, start.traceId).body);
       return;
     }
     await close();
