@@ -286,6 +286,43 @@ describe('usage', () => {
     expect(JSON.stringify(page)).not.toContain('Capital of France');
   });
 
+  test('an Anthropic client is recorded under its key, with the anthropic surface, plain and streamed', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    for (const [trace, stream] of [
+      ['trace-anthropic-plain', false],
+      ['trace-anthropic-stream', true],
+    ] as const) {
+      const answer = await gateway.request('/anthropic/v1/messages', {
+        method: 'POST',
+        body: JSON.stringify({
+          model: 'anthropic:claude-sonnet-4-5',
+          max_tokens: 64,
+          stream,
+          messages: [{ role: 'user', content: 'Capital of France?' }],
+        }),
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-request-id': trace },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('request-id')).toBe(trace);
+      await answer.text();
+    }
+    await gateway.flush();
+    for (const trace of ['trace-anthropic-plain', 'trace-anthropic-stream']) {
+      const page = await (await getAs(gateway, `/v1/usage/requests?trace_id=${trace}`, ADMIN)).json();
+      expect(page.metadata.requests, trace).toHaveLength(1);
+      expect(page.metadata.requests[0]).toMatchObject({
+        key_name: 'team-a',
+        route: '/anthropic/v1/messages',
+        surface: 'anthropic',
+        provider: 'anthropic',
+        target: 'anthropic:claude-sonnet-4-5',
+        code: 'ok',
+      });
+      expect(page.metadata.requests[0].input_tokens).toBeGreaterThan(0);
+    }
+  });
+
   test('pages follow next_cursor and filter by code; bad queries are VALIDATION_ERROR', async () => {
     const gateway = gatewayOn(store);
     for (let index = 0; index < 5; index++) await text(gateway, STATIC);
