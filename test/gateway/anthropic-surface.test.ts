@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import Anthropic from '@anthropic-ai/sdk';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
@@ -651,5 +652,27 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/anthropic/v1/messages']?.post?.requestBody).toBeDefined();
     expect(document.paths['/anthropic/v1/messages/count_tokens']?.post?.requestBody).toBeDefined();
     expect(document.paths['/anthropic/v1/models']?.get).toBeDefined();
+  });
+});
+
+describe('docs/gateway.md, "Anthropic clients"', () => {
+  test('the curl example answers what the page shows, against the demo provider', async () => {
+    const page = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
+    const found =
+      /```sh\ncurl -s localhost:8787(\/anthropic\S+) -H '([^:]+): ([^']+)' -H '([^:]+): ([^']+)' -d '([^']+)'\n```\n```json\n([^\n]+)\n```/.exec(
+        page,
+      );
+    if (found === null)
+      throw new Error('docs/gateway.md has no Anthropic curl example this test can replay.');
+    const [, path, firstName, , secondName, secondValue, body, shown] = found as unknown as string[];
+    const demo = createGateway({ providers: { demo: {} } });
+    const response = await demo.request(path as string, {
+      method: 'POST',
+      headers: { [firstName as string]: 'any-key', [secondName as string]: secondValue as string },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('request-id')).toBe(secondValue);
+    expect(await response.json()).toEqual(JSON.parse(shown as string));
   });
 });
