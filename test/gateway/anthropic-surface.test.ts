@@ -123,6 +123,10 @@ describe('POST /anthropic/v1/messages with the Anthropic SDK', () => {
       stop_sequence: null,
     });
     expect(message.data.id).toMatch(/^msg_/);
+    // The SDK's anthropic-version header is not passed on to other providers; the provider gets its own key.
+    const received = replay.requests[0]?.headers ?? {};
+    if (family.name !== 'Anthropic') expect(received['anthropic-version']).toBeUndefined();
+    expect(JSON.stringify(received)).not.toContain('unused-without-gateway-keys');
     // The trace id is the request id the SDK reads.
     expect(message.request_id).toBe(message.response.headers.get('x-trace-id'));
     const envelope = await envelopeOf(app, { model: family.model, input: 'Weather?' });
