@@ -117,7 +117,7 @@ export const ROUTE_TABLE = {
       },
       default: {
         description:
-          'An Anthropic error body {type: "error", error: {type, message, code}}: the status and code are verdict\'s, also in x-verdict-error-code.',
+          'An Anthropic error body {type: "error", error: {type, message, verdict_code}}: the status and code are verdict\'s, also in x-verdict-error-code.',
         content: { 'application/json': {} },
       },
     },

@@ -281,7 +281,7 @@ describe('POST /anthropic/v1/messages with the Anthropic SDK', () => {
     expect(error.status).toBe(400);
     expect(error.error).toMatchObject({
       type: 'error',
-      error: { type: 'invalid_request_error', code: 'VALIDATION_ERROR' },
+      error: { type: 'invalid_request_error', verdict_code: 'VALIDATION_ERROR' },
     });
     expect(error.message).toContain('top_k');
     expect(error.headers?.get('x-verdict-error-code')).toBe('VALIDATION_ERROR');
@@ -390,7 +390,7 @@ describe('streamed Messages', () => {
     expect(events.at(-1)?.event).toBe('error');
     expect(JSON.parse(events.at(-1)?.data ?? '{}')).toMatchObject({
       type: 'error',
-      error: { type: 'overloaded_error', code: 'PROVIDER_UNAVAILABLE' },
+      error: { type: 'overloaded_error', verdict_code: 'PROVIDER_UNAVAILABLE' },
     });
     expect(events.map((event) => event.event)).not.toContain('message_stop');
 
@@ -423,7 +423,7 @@ describe('streamed Messages', () => {
     });
     const events = parseSse(await response.text());
     expect(events.at(-1)?.event).toBe('error');
-    expect(JSON.parse(events.at(-1)?.data ?? '{}').error.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(JSON.parse(events.at(-1)?.data ?? '{}').error.verdict_code).toBe('PROVIDER_UNAVAILABLE');
     expect(events.map((event) => event.event)).not.toContain('message_stop');
   });
 });
@@ -464,7 +464,7 @@ describe('errors in Anthropic’s shape', () => {
     expect(error.status).toBe(status);
     expect(error.error).toMatchObject({
       type: 'error',
-      error: { type, code: envelope.success ? '' : envelope.error.code },
+      error: { type, verdict_code: envelope.success ? '' : envelope.error.code },
     });
     expect(error.headers?.get('x-verdict-error-code')).toBe(envelope.success ? '' : envelope.error.code);
     expect(error.requestID).toBe(error.headers?.get('x-trace-id'));
@@ -490,7 +490,7 @@ describe('errors in Anthropic’s shape', () => {
       })
       .catch((caught: unknown) => caught)) as InstanceType<typeof Anthropic.APIError>;
     expect(overloaded.error).toMatchObject({
-      error: { type: 'overloaded_error', code: 'PROVIDER_UNAVAILABLE' },
+      error: { type: 'overloaded_error', verdict_code: 'PROVIDER_UNAVAILABLE' },
     });
   });
 
@@ -503,7 +503,7 @@ describe('errors in Anthropic’s shape', () => {
       })
       .catch((caught: unknown) => caught)) as InstanceType<typeof Anthropic.NotFoundError>;
     expect(error).toBeInstanceOf(Anthropic.NotFoundError);
-    expect(error.error).toMatchObject({ error: { type: 'not_found_error', code: 'NOT_FOUND' } });
+    expect(error.error).toMatchObject({ error: { type: 'not_found_error', verdict_code: 'NOT_FOUND' } });
   });
 });
 
@@ -551,7 +551,7 @@ describe('gateway keys on the Anthropic surface', () => {
       expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
       expect(error.error).toMatchObject({
         type: 'error',
-        error: { type: 'authentication_error', code: 'AUTHENTICATION_ERROR' },
+        error: { type: 'authentication_error', verdict_code: 'AUTHENTICATION_ERROR' },
       });
     }
     expect(replay.requests).toHaveLength(0);
@@ -673,7 +673,7 @@ describe('docs/gateway.md, "Anthropic clients"', () => {
     const response = await demo.request(path as string, {
       method: 'POST',
       headers: { [firstName as string]: 'any-key', [secondName as string]: secondValue as string },
-      body,
+      body: body as string,
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('request-id')).toBe(secondValue);

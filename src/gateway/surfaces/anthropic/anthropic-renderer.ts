@@ -38,7 +38,7 @@ export function createAnthropicRenderer(model?: string): Renderer {
       const refused = toolArgumentsError(message.tool, traceId);
       return json(refused.body, refused.status, {
         ...base,
-        [VERDICT_ERROR_CODE_HEADER]: refused.body.error.code,
+        [VERDICT_ERROR_CODE_HEADER]: refused.body.error.verdict_code,
       });
     },
     openStream: (events, traceId) =>

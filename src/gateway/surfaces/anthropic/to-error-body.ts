@@ -4,7 +4,7 @@ import type { UnifiedFailure } from '../../../unified/types.js';
 /**
  * A failure envelope as Anthropic's error body `{type: "error", error: {type, message}}` (docs/gateway.md,
  * "Anthropic clients"). The status stays the one verdict's taxonomy gives the code, and verdict's code rides
- * along as `error.code` (and the `x-verdict-error-code` header) for programs that want the finer meaning.
+ * along as `error.verdict_code` (and the `x-verdict-error-code` header) for programs that want the finer meaning.
  */
 
 /** Anthropic's error type for each of verdict's codes; a code outside the table is an `api_error`. */
@@ -35,7 +35,12 @@ export const VERDICT_ERROR_CODE_HEADER = 'x-verdict-error-code';
 /** Anthropic's error body. */
 export interface AnthropicErrorBody {
   type: 'error';
-  error: { type: AnthropicErrorType; message: string; code: string; details?: Record<string, unknown> };
+  error: {
+    type: AnthropicErrorType;
+    message: string;
+    verdict_code: string;
+    details?: Record<string, unknown>;
+  };
   request_id: string;
 }
 
@@ -56,7 +61,7 @@ export function toErrorBody(failure: UnifiedFailure): { status: number; body: An
       error: {
         type: errorTypeOf(failure.error.code),
         message: failure.error.message,
-        code: failure.error.code,
+        verdict_code: failure.error.code,
         ...(Object.keys(details).length > 0 ? { details } : {}),
       },
       request_id: failure.metadata.trace_id,
@@ -80,7 +85,7 @@ export function toolArgumentsError(
       error: {
         type: errorTypeOf(code),
         message: `The arguments of the tool call "${tool}" are not a JSON object, which a tool_use block needs.`,
-        code,
+        verdict_code: code,
       },
       request_id: traceId,
     },

@@ -106,7 +106,7 @@ describe('toErrorBody', () => {
         error: {
           type: 'overloaded_error',
           message: 'Overloaded.',
-          code: 'PROVIDER_UNAVAILABLE',
+          verdict_code: 'PROVIDER_UNAVAILABLE',
           details: { provider_status: 529 },
         },
         request_id: 'trace-1',
