@@ -323,6 +323,29 @@ describe('usage', () => {
     }
   });
 
+  test("a key's route and model permissions hold on the Anthropic surface, refused in Anthropic's shape", async () => {
+    const { key: imagesOnly } = await createKey(store, 'images-only', { routes: ['images'] });
+    const { key: openaiOnly } = await createKey(store, 'openai-only', { models: ['openai:*'] });
+    const gateway = gatewayOn(store);
+    for (const key of [imagesOnly, openaiOnly]) {
+      const refused = await gateway.request('/anthropic/v1/messages', {
+        method: 'POST',
+        body: JSON.stringify({
+          model: 'anthropic:claude-sonnet-4-5',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({
+        type: 'error',
+        error: { type: 'permission_error', verdict_code: 'PERMISSION_DENIED' },
+      });
+    }
+    expect(replay.requests).toHaveLength(0);
+  });
+
   test('pages follow next_cursor and filter by code; bad queries are VALIDATION_ERROR', async () => {
     const gateway = gatewayOn(store);
     for (let index = 0; index < 5; index++) await text(gateway, STATIC);
