@@ -239,6 +239,20 @@ describe('POST /anthropic/v1/messages with the Anthropic SDK', () => {
     expect(replay.requests[0]?.headers['x-api-key']).toBe('sk-ant-replay-secret');
   });
 
+  test('with thinking on, Anthropic’s thinking comes back as a thinking block before the tool_use', async () => {
+    replay.enqueue(fixture('anthropic.messages/success/tool-use-with-thinking.json'));
+    const message = await client().messages.create({
+      model: 'anthropic:claude-sonnet-4-5',
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools: TOOLS,
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+    });
+    expect(message.content[0]?.type).toBe('thinking');
+    expect(message.content.at(-1)?.type).toBe('tool_use');
+    expect(message.stop_reason).toBe('tool_use');
+  });
+
   test('top_k reaches Anthropic; with thinking on, top_k and temperature are refused as Anthropic refuses them', async () => {
     await client().messages.create(
       sampled({

@@ -186,6 +186,23 @@ describe('createMessageEventWriter', () => {
     expect(sent[6]?.data).toMatchObject({ index: 1, delta: { partial_json: '{"a":1}' } });
   });
 
+  test('sends a late piece of an earlier tool call to that call’s block', async () => {
+    const sent = await written([
+      ['tool_call_start', { id: 'a', name: 'f' }],
+      ['tool_call_delta', { id: 'a', arguments: '{"x":' }],
+      ['tool_call_start', { id: 'b', name: 'g' }],
+      ['tool_call_delta', { id: 'a', arguments: '1}' }],
+    ]);
+    expect(sent.at(-1)).toEqual({
+      event: 'content_block_delta',
+      data: {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: '1}' },
+      },
+    });
+  });
+
   test('ends a failed stream with an error event and nothing after it', async () => {
     const sent = await written([
       ['delta', { text: 'Hel' }],

@@ -33,7 +33,8 @@ export function createMessageEventWriter(
   let ended = false;
   let open: OpenBlock | undefined;
   let next = 0;
-  const streamedTools = new Set<string>();
+  /** The block index of each tool call the stream showed. */
+  const streamedTools = new Map<string, number>();
 
   const begin = async () => {
     if (started) return;
@@ -122,16 +123,17 @@ export function createMessageEventWriter(
       if (open?.kind !== 'text') await openBlock({ index: next, kind: 'text' }, { type: 'text', text: '' });
       await delta((open as OpenBlock).index, { type: 'text_delta', text: value.text });
     } else if (event === 'tool_call_start' && typeof value.id === 'string') {
-      streamedTools.add(value.id);
+      streamedTools.set(value.id, next);
       await openBlock(
         { index: next, kind: 'tool_use', id: value.id },
         { type: 'tool_use', id: value.id, name: value.name, input: {} },
       );
     } else if (event === 'tool_call_delta' && typeof value.arguments === 'string') {
-      // Anthropic blocks do not interleave; the providers' streams send one call's pieces together.
-      if (open?.kind === 'tool_use' && open.id === value.id) {
-        await delta(open.index, { type: 'input_json_delta', partial_json: value.arguments });
-      }
+      // The providers send one call's pieces together; a piece of an earlier call still goes to its own block
+      // (the SDKs gather pieces by index), so no argument is lost.
+      const index = typeof value.id === 'string' ? streamedTools.get(value.id) : undefined;
+      if (index !== undefined)
+        await delta(index, { type: 'input_json_delta', partial_json: value.arguments });
     }
   };
 }
