@@ -572,6 +572,28 @@ describe('gateway keys on the Anthropic surface', () => {
   });
 });
 
+describe('browsers', () => {
+  test('a CORS preflight lets the Anthropic SDK’s headers through and exposes request-id', async () => {
+    const app = gateway({ keys: [KEY], cors: { origins: ['https://app.example'] } });
+    const preflight = await app.request('/anthropic/v1/messages', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-api-key, anthropic-version, content-type',
+      },
+    });
+    const allowed = preflight.headers.get('access-control-allow-headers') ?? '';
+    for (const header of ['x-api-key', 'api-key', 'anthropic-version', 'anthropic-beta']) {
+      expect(allowed).toContain(header);
+    }
+    const answer = await app.request('/anthropic/v1/models', {
+      headers: { origin: 'https://app.example', 'x-api-key': KEY },
+    });
+    expect(answer.headers.get('access-control-expose-headers')).toContain('request-id');
+  });
+});
+
 describe('aliases and fallbacks', () => {
   test('an alias falls back to its next target and the Message says which model answered', async () => {
     const app = gateway({ aliases: { smart: ['openai:gpt-4.1', 'anthropic:claude-sonnet-4-5'] } });
