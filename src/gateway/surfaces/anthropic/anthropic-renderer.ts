@@ -1,6 +1,6 @@
 import type { UnifiedOutput } from '../../../unified/types.js';
 import { type Renderer, surfaceHeaders } from '../surface.js';
-import { toErrorBody, toolArgumentsError, VERDICT_ERROR_CODE_HEADER } from './to-error-body.js';
+import { toErrorBody, unrenderableError, VERDICT_ERROR_CODE_HEADER } from './to-error-body.js';
 import { toMessage } from './to-message.js';
 import { createMessageEventWriter } from './write-message-events.js';
 
@@ -35,7 +35,7 @@ export function createAnthropicRenderer(model?: string): Renderer {
       if (model === undefined) return json(envelope, 200, base);
       const message = toMessage(envelope, model);
       if (message.ok) return json(message.message, 200, base);
-      const refused = toolArgumentsError(message.tool, traceId);
+      const refused = unrenderableError(message.problem, traceId);
       return json(refused.body, refused.status, {
         ...base,
         [VERDICT_ERROR_CODE_HEADER]: refused.body.error.verdict_code,

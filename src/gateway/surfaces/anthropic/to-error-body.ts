@@ -1,5 +1,6 @@
 import { STATUS_OF_UNLISTED_CODE, statusForCode } from '../../../unified/error-taxonomy.js';
 import type { UnifiedFailure } from '../../../unified/types.js';
+import type { Unrenderable } from './to-message.js';
 
 /**
  * A failure envelope as Anthropic's error body `{type: "error", error: {type, message}}` (docs/gateway.md,
@@ -69,23 +70,20 @@ export function toErrorBody(failure: UnifiedFailure): { status: number; body: An
   };
 }
 
-/**
- * The error of a success that cannot be written as a Message: a tool call whose arguments are not a JSON
- * object, which a `tool_use` block's `input` must be (docs/gateway.md, "Anthropic clients").
- */
-export function toolArgumentsError(
-  tool: string,
+/** The error answered for a success that cannot be written as a Message (docs/gateway.md, "Anthropic clients"). */
+export function unrenderableError(
+  problem: Unrenderable,
   traceId: string,
 ): { status: number; body: AnthropicErrorBody } {
-  const code = 'INVALID_PROVIDER_RESPONSE';
   return {
-    status: statusForCode(code),
+    status: statusForCode(problem.code),
     body: {
       type: 'error',
       error: {
-        type: errorTypeOf(code),
-        message: `The arguments of the tool call "${tool}" are not a JSON object, which a tool_use block needs.`,
-        verdict_code: code,
+        type: errorTypeOf(problem.code),
+        message: problem.message,
+        verdict_code: problem.code,
+        details: problem.details,
       },
       request_id: traceId,
     },

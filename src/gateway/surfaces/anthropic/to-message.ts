@@ -72,6 +72,28 @@ export function usageOf(envelope: UnifiedSuccess): MessageUsage {
   };
 }
 
+/**
+ * Why a success cannot be written as a Message: a part the Messages API has no block for (images, files or
+ * videos in a text answer: `VALIDATION_ERROR`), or a tool call whose arguments are not a JSON object, which a
+ * `tool_use` block's `input` must be (`INVALID_PROVIDER_RESPONSE`). Answered as an error, never left out.
+ */
+export interface Unrenderable {
+  code: 'VALIDATION_ERROR' | 'INVALID_PROVIDER_RESPONSE';
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** The media parts of a text answer, which no Messages block carries. */
+export function mediaProblemOf(envelope: UnifiedSuccess): Unrenderable | undefined {
+  const media = envelope.images.length + envelope.files.length + envelope.videos.length;
+  if (media === 0) return undefined;
+  return {
+    code: 'VALIDATION_ERROR',
+    message: `The answer holds ${media} image, file or video part${media === 1 ? '' : 's'}, which the Anthropic Messages API cannot carry: ask POST /v1/text for it.`,
+    details: { limitation: 'media_output', media },
+  };
+}
+
 /** One tool call of the envelope (`metadata.tool_calls`, docs/gateway.md, "Tool calls"). */
 interface EnvelopeToolCall {
   id?: unknown;
@@ -84,20 +106,28 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The tool calls of an envelope as `tool_use` blocks, or the name of the first tool whose arguments are not a
- * JSON object (a `tool_use` block's `input` must be one, so such a call cannot be rendered).
- */
+/** The tool calls of an envelope as `tool_use` blocks, or why the first that cannot be one cannot. */
 export function toolUseBlocksOf(
   envelope: UnifiedSuccess,
-): { ok: true; blocks: Extract<MessageBlock, { type: 'tool_use' }>[] } | { ok: false; tool: string } {
+):
+  | { ok: true; blocks: Extract<MessageBlock, { type: 'tool_use' }>[] }
+  | { ok: false; problem: Unrenderable } {
   const calls = Array.isArray(envelope.metadata.tool_calls)
     ? (envelope.metadata.tool_calls as EnvelopeToolCall[])
     : [];
   const blocks: Extract<MessageBlock, { type: 'tool_use' }>[] = [];
   for (const call of calls) {
     const name = typeof call.name === 'string' ? call.name : '';
-    if (call.arguments_not_json === true || !isObject(call.arguments)) return { ok: false, tool: name };
+    if (call.arguments_not_json === true || !isObject(call.arguments)) {
+      return {
+        ok: false,
+        problem: {
+          code: 'INVALID_PROVIDER_RESPONSE',
+          message: `The arguments of the tool call "${name}" are not a JSON object, which a tool_use block needs.`,
+          details: { tool: name },
+        },
+      };
+    }
     blocks.push({
       type: 'tool_use',
       id: typeof call.id === 'string' ? call.id : `toolu_${blocks.length}`,
@@ -124,7 +154,9 @@ export function reasoningOf(envelope: UnifiedSuccess): string | undefined {
 export function toMessage(
   envelope: UnifiedSuccess,
   model: string,
-): { ok: true; message: AnthropicMessage } | { ok: false; tool: string } {
+): { ok: true; message: AnthropicMessage } | { ok: false; problem: Unrenderable } {
+  const media = mediaProblemOf(envelope);
+  if (media !== undefined) return { ok: false, problem: media };
   const tools = toolUseBlocksOf(envelope);
   if (!tools.ok) return tools;
   const content: MessageBlock[] = [];

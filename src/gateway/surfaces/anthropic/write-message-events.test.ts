@@ -93,7 +93,15 @@ describe('toMessage', () => {
         success({ tool_calls: [{ id: 'c', name: 'f', arguments: '{"a":', arguments_not_json: true }] }),
         'm',
       ),
-    ).toEqual({ ok: false, tool: 'f' });
+    ).toMatchObject({ ok: false, problem: { code: 'INVALID_PROVIDER_RESPONSE', details: { tool: 'f' } } });
+  });
+
+  test('refuses an answer with media parts, which no Messages block carries', () => {
+    const answer = { ...success(), images: [{ data: 'iVBORw0KGgo=', media_type: 'image/png' }] };
+    expect(toMessage(answer, 'm')).toMatchObject({
+      ok: false,
+      problem: { code: 'VALIDATION_ERROR', details: { limitation: 'media_output', media: 1 } },
+    });
   });
 });
 
@@ -200,6 +208,15 @@ describe('createMessageEventWriter', () => {
         index: 0,
         delta: { type: 'input_json_delta', partial_json: '1}' },
       },
+    });
+  });
+
+  test('ends a stream whose answer holds media with an error event', async () => {
+    const answer = { ...success(), files: [{ data: 'AAAA', media_type: 'image/png' }] };
+    const sent = await written([['envelope', answer]]);
+    expect(sent.at(-1)).toMatchObject({
+      event: 'error',
+      data: { error: { type: 'invalid_request_error', verdict_code: 'VALIDATION_ERROR' } },
     });
   });
 

@@ -1,6 +1,13 @@
 import type { UnifiedOutput } from '../../../unified/types.js';
-import { toErrorBody, toolArgumentsError } from './to-error-body.js';
-import { messageIdOf, reasoningOf, stopReasonOf, toolUseBlocksOf, usageOf } from './to-message.js';
+import { toErrorBody, unrenderableError } from './to-error-body.js';
+import {
+  mediaProblemOf,
+  messageIdOf,
+  reasoningOf,
+  stopReasonOf,
+  toolUseBlocksOf,
+  usageOf,
+} from './to-message.js';
 
 /**
  * The gateway's text stream events (`delta`, `tool_call_start`, `tool_call_delta`, then one `envelope`) as
@@ -79,9 +86,14 @@ export function createMessageEventWriter(
       await send('error', toErrorBody(envelope).body);
       return;
     }
+    const media = mediaProblemOf(envelope);
+    if (media !== undefined) {
+      await send('error', unrenderableError(media, start.traceId).body);
+      return;
+    }
     const tools = toolUseBlocksOf(envelope);
     if (!tools.ok) {
-      await send('error', toolArgumentsError(tools.tool, start.traceId).body);
+      await send('error', unrenderableError(tools.problem, start.traceId).body);
       return;
     }
     await close();
