@@ -211,6 +211,12 @@ export const chatOptionsShape = {
   parallel_tool_calls: z.boolean().optional().describe('false: at most one tool call per answer.'),
   response_format: responseFormatSchema,
   top_p: z.number().min(0).max(1).optional(),
+  top_k: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Sample only from the k likeliest tokens (Anthropic and Gemini; refused by OpenAI families).'),
   stop: z
     .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)], {
       error: 'Must be a string or a list of 1 to 4 strings.',

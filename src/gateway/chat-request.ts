@@ -50,15 +50,24 @@ type Refusable =
   | 'presence_penalty'
   | 'frequency_penalty'
   | 'stop'
+  | 'top_k'
   | 'parallel_tool_calls';
 
 const REFUSED: Readonly<Record<ChatFamily, ReadonlySet<Refusable>>> = {
-  'openai.chat': new Set(),
-  'openai.responses': new Set(['input_audio', 'seed', 'presence_penalty', 'frequency_penalty', 'stop']),
+  // OpenAI's APIs have no top-k sampling (the AI SDK drops it with a warning), so it is refused, not dropped.
+  'openai.chat': new Set(['top_k']),
+  'openai.responses': new Set([
+    'input_audio',
+    'seed',
+    'presence_penalty',
+    'frequency_penalty',
+    'stop',
+    'top_k',
+  ]),
   anthropic: new Set(['input_audio', 'seed', 'presence_penalty', 'frequency_penalty']),
   // Gemini 2.5 on the Gemini API ignores penalties (the AI SDK drops them with a warning), so none are sent.
   google: new Set(['parallel_tool_calls', 'presence_penalty', 'frequency_penalty']),
-  'openai-compatible': new Set(['parallel_tool_calls']),
+  'openai-compatible': new Set(['parallel_tool_calls', 'top_k']),
   other: new Set(['input_audio', 'parallel_tool_calls']),
 };
 
@@ -90,6 +99,8 @@ export interface ChatCall {
   temperature?: number;
   /** `top_p`. */
   topP?: number;
+  /** `top_k`. */
+  topK?: number;
   /** `stop`. */
   stopSequences?: string[];
   /** `seed`. */
@@ -363,6 +374,9 @@ export function toChatCall(body: TextRequest, provider: string, family: ChatFami
   };
   option('stop', body.stop, () => {
     call.stopSequences = typeof body.stop === 'string' ? [body.stop] : [...(body.stop ?? [])];
+  });
+  option('top_k', body.top_k, () => {
+    call.topK = body.top_k as number;
   });
   option('seed', body.seed, () => {
     call.seed = body.seed as number;

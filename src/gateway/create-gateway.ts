@@ -27,6 +27,7 @@ import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { StopNotice } from './stop-notice.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
+import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
 
 /** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */
@@ -45,7 +46,7 @@ const OPENAI_SDK_HEADERS = [
 ];
 
 /** The drop-in surfaces, each under its prefix (docs/gateway.md, "Use it from your existing client"). */
-const SURFACES: readonly DropInSurface[] = [OPENAI_SURFACE];
+const SURFACES: readonly DropInSurface[] = [OPENAI_SURFACE, ANTHROPIC_SURFACE];
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
 export type Gateway = Hono<GatewayEnv> & {
@@ -151,6 +152,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         origin: options.cors.origins,
         allowHeaders: [
           'authorization',
+          'x-api-key',
+          'api-key',
+          'anthropic-version',
+          'anthropic-beta',
           'content-type',
           'traceparent',
           'x-request-id',
@@ -161,6 +166,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         exposeHeaders: [
           'x-trace-id',
           'x-request-id',
+          'request-id',
           'x-verdict-error-code',
           'retry-after',
           'ratelimit-limit',

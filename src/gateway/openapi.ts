@@ -120,7 +120,10 @@ export function createOpenApiDocument(): Record<string, unknown> {
     paths: pathsOf(),
     components: {
       schemas: { UnifiedOutput: envelope },
-      securitySchemes: { gatewayKey: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        gatewayKey: { type: 'http', scheme: 'bearer' },
+        gatewayKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
     },
   };
 }

@@ -90,7 +90,18 @@ export interface ProviderModels extends ModelMakers {
   readonly baseURL: string | undefined;
   /** How its video models run; set whenever `videos` is. */
   readonly videoRun?: VideoRun;
+  /**
+   * Anthropic's token count of a Messages request (`POST /v1/messages/count_tokens`), with this provider's own
+   * key; set for `anthropic` providers only (docs/gateway.md, "Anthropic clients").
+   */
+  readonly countTokens?: (body: unknown, signal: AbortSignal) => Promise<Response>;
 }
+
+/** Anthropic's API root when a provider sets no base URL (the AI SDK's default too). */
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** Anthropic's API version the token count is asked with (the AI SDK's own). */
+const ANTHROPIC_VERSION = '2023-06-01';
 
 /** What each provider type offers, for the docs and `GET /v1/models`. */
 export const MODALITIES_OF: Readonly<Record<ProviderType, readonly Modality[]>> = {
@@ -179,7 +190,7 @@ export function createProviderModels(
     id: built.id,
     type: built.type,
     baseURL: built.baseURL,
-    ...omitUndefined({ videoRun: built.videoRun }),
+    ...omitUndefined({ videoRun: built.videoRun, countTokens: built.countTokens }),
     ...omitUndefined(makers),
   };
 }
@@ -249,7 +260,20 @@ function buildProviderModels(
     }
     case 'anthropic': {
       const anthropic = createAnthropic({ ...common, apiKey: key });
-      return { id, type, baseURL, text: (model) => anthropic(model) };
+      const send = fetch ?? globalThis.fetch;
+      const countTokens = (body: unknown, signal: AbortSignal) =>
+        send(`${(baseURL ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '')}/messages/count_tokens`, {
+          method: 'POST',
+          headers: {
+            ...settings.headers,
+            'content-type': 'application/json',
+            'anthropic-version': ANTHROPIC_VERSION,
+            'x-api-key': key,
+          },
+          body: JSON.stringify(body),
+          signal,
+        });
+      return { id, type, baseURL, text: (model) => anthropic(model), countTokens };
     }
     case 'google': {
       const google = createGoogleGenerativeAI({ ...common, apiKey: key });

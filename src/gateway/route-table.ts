@@ -103,6 +103,49 @@ export const ROUTE_TABLE = {
     method: 'GET',
     summary: "The calling key's limits and what is left of them (with a store)",
   },
+  anthropic_messages: {
+    path: '/anthropic/v1/messages',
+    method: 'POST',
+    partOf: 'text',
+    streams: true,
+    summary:
+      'Anthropic Messages API: any target answers as a Message, or its event stream with "stream": true',
+    responses: {
+      '200': {
+        description: 'An Anthropic Message; with "stream": true, its text/event-stream of Messages events.',
+        content: { 'application/json': {}, 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      default: {
+        description:
+          'An Anthropic error body {type: "error", error: {type, message, verdict_code}}: the status and code are verdict\'s, also in x-verdict-error-code.',
+        content: { 'application/json': {} },
+      },
+    },
+  },
+  anthropic_count_tokens: {
+    path: '/anthropic/v1/messages/count_tokens',
+    method: 'POST',
+    partOf: 'text',
+    summary: "Anthropic's token count of a Messages request, for Anthropic targets (others: 400)",
+    responses: {
+      '200': {
+        description: '{input_tokens}, as Anthropic counted them.',
+        content: { 'application/json': {} },
+      },
+      default: { description: 'An Anthropic error body.', content: { 'application/json': {} } },
+    },
+  },
+  anthropic_models: {
+    path: '/anthropic/v1/models',
+    method: 'GET',
+    summary: "The configured aliases in Anthropic's model list shape (any provider:model target works too)",
+    responses: {
+      '200': {
+        description: '{data: [{type: "model", id, display_name, created_at}], has_more, first_id, last_id}',
+      },
+      default: { description: 'An Anthropic error body.', content: { 'application/json': {} } },
+    },
+  },
   healthz: {
     path: '/healthz',
     method: 'GET',

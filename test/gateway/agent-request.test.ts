@@ -475,6 +475,8 @@ describe('parts and options a provider cannot take', () => {
     ['openai-responses:gpt-5-mini', { stop: ['END'] }, '/stop'],
     ['anthropic:claude-sonnet-4-5', { presence_penalty: 0.5 }, '/presence_penalty'],
     ['anthropic:claude-sonnet-4-5', { seed: 7 }, '/seed'],
+    ['openai:gpt-4.1', { top_k: 40 }, '/top_k'],
+    ['openai-responses:gpt-5-mini', { top_k: 40 }, '/top_k'],
   ])('%s refuses %o', async (model, option, path) => {
     const answer = await readEnvelope(await post({ model, input: 'Hi', ...option }));
     expect(answer.envelope).toMatchObject({
@@ -528,6 +530,13 @@ describe('sampling options reach the provider', () => {
   });
 });
 
+describe('top_k', () => {
+  test('reaches Anthropic as top_k', async () => {
+    await readEnvelope(await post({ model: 'anthropic:claude-sonnet-4-5', input: 'Hi', top_k: 40 }));
+    expect(sent()).toMatchObject({ top_k: 40 });
+  });
+});
+
 describe('GET /openapi.json', () => {
   test('describes the chat request: messages and their parts, tools, tool choice, structured output', async () => {
     const document = (await (await gateway().request('/openapi.json')).json()) as {
@@ -546,6 +555,7 @@ describe('GET /openapi.json', () => {
       'parallel_tool_calls',
       'response_format',
       'top_p',
+      'top_k',
       'stop',
       'seed',
       'presence_penalty',

@@ -25,8 +25,21 @@ describe('createRequireKey', () => {
     expect(await response.text()).toBe('in');
   });
 
+  test('lets a request with a configured key in x-api-key or api-key through', async () => {
+    for (const headers of [{ 'x-api-key': KEY }, { 'api-key': KEY }]) {
+      const response = await guarded().request('/v1/x', { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
   test('answers AUTHENTICATION_ERROR (401) with www-authenticate for a missing or wrong key', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${KEY}x` }, { authorization: KEY }]) {
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${KEY}x` },
+      { authorization: KEY },
+      { 'x-api-key': `${KEY}x` },
+      { 'api-key': 'wrong' },
+    ]) {
       const response = await guarded().request('/v1/x', { headers });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer');
@@ -35,7 +48,7 @@ describe('createRequireKey', () => {
         provider: 'system',
         error: {
           code: 'AUTHENTICATION_ERROR',
-          message: 'Send a gateway key as "Authorization: Bearer <key>".',
+          message: 'Send a gateway key as "Authorization: Bearer <key>" or "x-api-key: <key>".',
         },
         metadata: { trace_id: 'trace-key' },
       });

@@ -16,7 +16,7 @@ import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusa
 import type { GatewayStore } from '../store/open-store.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
 import { isSurfacePath } from '../surfaces/surface.js';
-import { createKeyCheck } from './check-key.js';
+import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
 
 /** Who is calling: the admin key, a static key, or a stored key with its limits. */
@@ -112,9 +112,8 @@ export function allowedTargets<T extends Target>(
   };
 }
 
-function bearer(header: string | undefined): string | undefined {
-  return /^Bearer[ \t]+(\S{1,512})[ \t]*$/i.exec(header ?? '')?.[1];
-}
+/** Longest key the store is asked about; stored keys are far shorter. */
+const MAX_OFFERED_KEY = 512;
 
 function refusalEnvelope(caller: Caller, refusal: Refusal, traceId: string): UnifiedOutput {
   if (refusal.limit === 'budget_tokens') {
@@ -237,9 +236,8 @@ export function createTeams(options: TeamsOptions): Teams {
     c: Context<GatewayEnv>,
     token: string,
   ): Promise<Caller | { refused: Response } | undefined> => {
-    const authorization = c.req.header('authorization');
-    if (isAdmin !== undefined && (await isAdmin(authorization))) return { name: 'admin', kind: 'admin' };
-    if (isStatic !== undefined && (await isStatic(authorization))) return { name: 'static', kind: 'static' };
+    if (isAdmin !== undefined && (await isAdmin(token))) return { name: 'admin', kind: 'admin' };
+    if (isStatic !== undefined && (await isStatic(token))) return { name: 'static', kind: 'static' };
     if (!looksLikeStoredKey(token)) return undefined;
     const hash = await hashKey(token);
     let record: KeyRecord | undefined;
@@ -281,8 +279,9 @@ export function createTeams(options: TeamsOptions): Teams {
 
   const guard: MiddlewareHandler<GatewayEnv> = async (c, next) => {
     const traceId = c.get('traceId');
-    const token = bearer(c.req.header('authorization'));
-    const found = token === undefined ? undefined : await identify(c, token);
+    const token = offeredKey((name) => c.req.header(name));
+    const found =
+      token === undefined || token.length > MAX_OFFERED_KEY ? undefined : await identify(c, token);
     if (found !== undefined && 'refused' in found) return found.refused;
     if (found === undefined) return refuseWithoutKey(c);
     const caller = found;

@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import type { RouteKey } from '../route-table.js';
+import {
+  countTokensRequestSchema,
+  messagesRequestSchema,
+} from './anthropic/messages-request-schema.js';
 import { chatCompletionsRequestSchema } from './openai/chat-completions.js';
 import { responsesRequestSchema } from './openai/responses.js';
 
@@ -10,4 +14,6 @@ import { responsesRequestSchema } from './openai/responses.js';
 export const SURFACE_REQUEST_SCHEMAS: Readonly<Partial<Record<RouteKey, z.ZodType>>> = {
   openai_chat_completions: chatCompletionsRequestSchema,
   openai_responses: responsesRequestSchema,
+  anthropic_messages: messagesRequestSchema,
+  anthropic_count_tokens: countTokensRequestSchema,
 };

@@ -99,6 +99,23 @@ describe('keys in the store', () => {
     }
   });
 
+  test('a stored key is taken from x-api-key and api-key as from Authorization', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    for (const header of ['x-api-key', 'api-key']) {
+      const answer = await gateway.request('/v1/text', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Capital of France?' }),
+        headers: { 'content-type': 'application/json', [header]: key },
+      });
+      expect(answer.status, header).toBe(200);
+      const wrong = await gateway.request('/v1/models', { headers: { [header]: `vk_${'x'.repeat(43)}` } });
+      expect(wrong.status, header).toBe(401);
+    }
+    const admin = await gateway.request('/v1/usage', { headers: { 'x-api-key': ADMIN } });
+    expect(admin.status).toBe(200);
+  });
+
   test('a taken name and bad limits are refused with what is wrong', async () => {
     await createKey(store, 'team-a');
     await expect(createKey(store, 'team-a')).rejects.toThrow(/exists already/);
@@ -267,6 +284,66 @@ describe('usage', () => {
       output_tokens: 80,
     });
     expect(JSON.stringify(page)).not.toContain('Capital of France');
+  });
+
+  test('an Anthropic client is recorded under its key, with the anthropic surface, plain and streamed', async () => {
+    const { key } = await createKey(store, 'team-a');
+    const gateway = gatewayOn(store);
+    for (const [trace, stream] of [
+      ['trace-anthropic-plain', false],
+      ['trace-anthropic-stream', true],
+    ] as const) {
+      const answer = await gateway.request('/anthropic/v1/messages', {
+        method: 'POST',
+        body: JSON.stringify({
+          model: 'anthropic:claude-sonnet-4-5',
+          max_tokens: 64,
+          stream,
+          messages: [{ role: 'user', content: 'Capital of France?' }],
+        }),
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-request-id': trace },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('request-id')).toBe(trace);
+      await answer.text();
+    }
+    await gateway.flush();
+    for (const trace of ['trace-anthropic-plain', 'trace-anthropic-stream']) {
+      const page = await (await getAs(gateway, `/v1/usage/requests?trace_id=${trace}`, ADMIN)).json();
+      expect(page.metadata.requests, trace).toHaveLength(1);
+      expect(page.metadata.requests[0]).toMatchObject({
+        key_name: 'team-a',
+        route: '/anthropic/v1/messages',
+        surface: 'anthropic',
+        provider: 'anthropic',
+        target: 'anthropic:claude-sonnet-4-5',
+        code: 'ok',
+      });
+      expect(page.metadata.requests[0].input_tokens).toBeGreaterThan(0);
+    }
+  });
+
+  test("a key's route and model permissions hold on the Anthropic surface, refused in Anthropic's shape", async () => {
+    const { key: imagesOnly } = await createKey(store, 'images-only', { routes: ['images'] });
+    const { key: openaiOnly } = await createKey(store, 'openai-only', { models: ['openai:*'] });
+    const gateway = gatewayOn(store);
+    for (const key of [imagesOnly, openaiOnly]) {
+      const refused = await gateway.request('/anthropic/v1/messages', {
+        method: 'POST',
+        body: JSON.stringify({
+          model: 'anthropic:claude-sonnet-4-5',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({
+        type: 'error',
+        error: { type: 'permission_error', verdict_code: 'PERMISSION_DENIED' },
+      });
+    }
+    expect(replay.requests).toHaveLength(0);
   });
 
   test('pages follow next_cursor and filter by code; bad queries are VALIDATION_ERROR', async () => {
