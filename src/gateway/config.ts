@@ -5,6 +5,7 @@ import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
+import { checkPrices, type ModelPrices, pricesSchema } from './spend/price-book.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -77,6 +78,7 @@ export const gatewayConfigSchema = z.strictObject({
   maxConnections: positiveInt.optional(),
   headersTimeoutMs: positiveInt.optional(),
   bodyTimeoutMs: positiveInt.optional(),
+  prices: pricesSchema.optional(),
 });
 
 /** How to reach one provider. */
@@ -147,6 +149,8 @@ export interface GatewayConfig {
   headersTimeoutMs?: number | undefined;
   /** Longest wait for a request's body, in milliseconds; then the answer is `REQUEST_TIMEOUT` (30 000). */
   bodyTimeoutMs?: number | undefined;
+  /** Prices by `provider:model`, over the bundled price table (docs/gateway.md, "Prices"). */
+  prices?: Record<string, ModelPrices> | undefined;
 }
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */
@@ -214,7 +218,14 @@ export function checkGatewayConfig(value: unknown): ConfigCheck {
   const parsed = gatewayConfigSchema.safeParse(value);
   // The checks across members run on the file as it is, so that a file with a wrong type somewhere still gets
   // its other problems listed too.
-  const problems = [...(parsed.success ? [] : problemsOf(parsed.error.issues)), ...crossProblems(value)];
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error.issues)),
+    ...crossProblems(value),
+    // The prices' arithmetic is tried only once their shape is right.
+    ...(parsed.success && parsed.data.prices !== undefined
+      ? checkPrices(parsed.data.prices as Record<string, ModelPrices>)
+      : []),
+  ];
   return parsed.success && problems.length === 0
     ? { ok: true, config: parsed.data as GatewayConfig }
     : { ok: false, problems };

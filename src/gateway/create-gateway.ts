@@ -3,7 +3,13 @@ import { cors } from 'hono/cors';
 import { traceIdFrom } from '../unified/trace-id-from.js';
 import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
-import { checkProviderKeys, type GatewayOptions, gatewayKeysOf, secretsOf } from './gateway-options.js';
+import {
+  checkPriceOptions,
+  checkProviderKeys,
+  type GatewayOptions,
+  gatewayKeysOf,
+  secretsOf,
+} from './gateway-options.js';
 import { GatewayMetrics } from './metrics.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
@@ -14,6 +20,7 @@ import { createRedactor } from './redact-secrets.js';
 import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { COST_HEADER } from './spend/cost-header.js';
 import { StopNotice } from './stop-notice.js';
 
 /** A Hono app serving the gateway, with what a server needs to stop gracefully. */
@@ -59,6 +66,7 @@ function routeLabel(path: string): string {
 export function createGateway(options: GatewayOptions = {}): Gateway {
   const keys = gatewayKeysOf(options);
   checkProviderKeys(options);
+  checkPriceOptions(options);
   const metrics = new GatewayMetrics();
   const stop = new StopNotice();
   const runtime = createRuntime(options, metrics, stop);
@@ -74,6 +82,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           failOpen: options.storeFailOpen,
           log: options.log,
           now: options.storeClock,
+          prices: runtime.prices,
         });
   const app = new Hono<GatewayEnv>();
 
@@ -103,6 +112,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           'ratelimit-limit',
           'ratelimit-remaining',
           'ratelimit-reset',
+          COST_HEADER,
         ],
       }),
     );

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { responseOfValid } from '../unified/to-http-response.js';
-import type { UnifiedOutput } from '../unified/types.js';
+import type { UnifiedCost, UnifiedOutput } from '../unified/types.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { RouteName } from './config.js';
@@ -11,6 +11,8 @@ import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
 import type { Caller } from './middleware/teams.js';
 import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import type { Redactor } from './redact-secrets.js';
+import { costHeaders } from './spend/cost-header.js';
+import type { PriceBook } from './spend/price-book.js';
 import type { StopNotice } from './stop-notice.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
@@ -33,6 +35,8 @@ export interface RequestFacts {
   code?: string;
   /** Token usage of a success. */
   usage?: { input_tokens: number; output_tokens: number };
+  /** What the call cost, as its envelope says (`metadata.cost`). */
+  cost?: UnifiedCost;
   /** The request body, kept only when content logging is on. */
   input?: unknown;
   /** The output text, kept only when content logging is on. */
@@ -76,6 +80,8 @@ export interface GatewayRuntime {
   readonly logContent: boolean;
   /** Milliseconds between two status checks of a video job. */
   readonly videoPollMs: number;
+  /** The prices calls are priced with: the configuration's over the bundled table. */
+  readonly prices: PriceBook;
   /** Aborted when the graceful stop's grace period ends: requests still running are answered as stopped. */
   readonly stopSignal: StopNotice;
   /** Longest wait for a request's body, in milliseconds. */
@@ -132,6 +138,8 @@ export function respond(
 ): Response {
   const envelope = buildEnvelope(draft, call, c.get('redactor'));
   noteEnvelope(c.get('facts'), envelope);
+  const cost = envelope.metadata.cost;
+  if (cost !== undefined) headers = { ...headers, ...costHeaders(cost) };
   // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
   // the header clients back off by.
   const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
@@ -157,4 +165,5 @@ export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedO
   const model = envelope.metadata.model;
   if (typeof model === 'string') facts.model = model;
   if (envelope.success) facts.usage = envelope.usage;
+  if (envelope.metadata.cost !== undefined) facts.cost = envelope.metadata.cost;
 }

@@ -51,6 +51,9 @@ async function recordHour(): Promise<void> {
       latency_ms: Math.round(200 + random() * 600 + (index % 3) * 150),
       input_tokens: failed ? 0 : Math.round(200 + random() * 1500),
       output_tokens: failed ? 0 : Math.round(20 + random() * 300),
+      // Every tenth success of the self-hosted model has no price, as the gateway records it.
+      cost_usd: failed ? 0 : index % 30 === 2 ? null : Math.round(random() * 1e6) / 1e9,
+      cost_reason: !failed && index % 30 === 2 ? 'unknown_price' : null,
     });
   }
   expect(await writer.flush(60_000)).toBe(0);

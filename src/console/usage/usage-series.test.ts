@@ -6,6 +6,8 @@ const totals = (requests: number, errors = 0, latency: number | null = 10) => ({
   errors,
   input_tokens: requests * 10,
   output_tokens: requests,
+  cost_usd: requests * 0.002,
+  unpriced: 0,
   latency_p50_ms: latency,
   latency_p95_ms: latency,
   latency_p99_ms: latency,

@@ -10,6 +10,8 @@ import type { Target } from '../call-with-fallbacks.js';
 import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
 import { providerRouteOf } from '../route-table.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
+import { chargeOf } from '../spend/charge-of.js';
+import type { PriceBook } from '../spend/price-book.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
@@ -46,6 +48,8 @@ export interface TeamsOptions {
   writer?: UsageWriterOptions | undefined;
   /** The clock (tests). */
   now?: (() => Date) | undefined;
+  /** The prices of a billed failure's usage (a stream cut short), whose envelope carried no cost. */
+  prices?: PriceBook | undefined;
 }
 
 /** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
@@ -313,6 +317,7 @@ export function createTeams(options: TeamsOptions): Teams {
       const ended = now();
       const input = facts.usage?.input_tokens ?? 0;
       const output = facts.usage?.output_tokens ?? 0;
+      const { cost } = chargeOf(facts, options.prices, ended);
       writer.add({
         request_id: globalThis.crypto.randomUUID(),
         time: new Date(ended.getTime() - seconds * 1000).toISOString(),
@@ -328,6 +333,8 @@ export function createTeams(options: TeamsOptions): Teams {
         latency_ms: Math.round(seconds * 1000),
         input_tokens: input,
         output_tokens: output,
+        cost_usd: cost === undefined ? 0 : cost.usd,
+        cost_reason: cost?.reason ?? null,
       });
       // Per-minute counters are only read for the current minute: delete old ones now and then.
       if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {

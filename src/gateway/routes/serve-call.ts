@@ -164,6 +164,7 @@ export async function serveCall<R, K extends RouteName>(
       attempts: outcome.attempts,
       fallbackFrom: outcome.fallbackFrom,
       target,
+      prices: runtime.prices,
     });
   });
 }

@@ -345,6 +345,7 @@ export function serveTextStream(
       attempts: outcome.attempts,
       fallbackFrom: outcome.fallbackFrom,
       target,
+      prices: runtime.prices,
     });
     if (outcome.result === undefined) {
       if (clientGone.signal.aborted) facts.clientClosed = true;

@@ -3,9 +3,11 @@
  * `GET /v1/usage/requests` (pages of records), and `GET /v1/key`, the calling key's own limits. The teams
  * middleware has already checked the key (the admin key for `/v1/usage*`).
  */
+
 import type { Context, Hono } from 'hono';
 import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
 import { ROUTE_TABLE } from '../route-table.js';
+import { formatUsd } from '../spend/cost-header.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
@@ -62,7 +64,7 @@ export function registerUsageRoutes(
       return respond(
         c,
         systemSuccess(
-          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s) from ${report.from} to ${report.to}.`,
+          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''} from ${report.from} to ${report.to}.`,
           traceId,
           { usage: report },
         ),

@@ -62,6 +62,15 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX verdict_usage_trace ON verdict_usage (trace_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'cost of each request',
+    statements: [
+      // A row written before prices has no cost: sums count it as unpriced, as they count a call without a price.
+      'ALTER TABLE verdict_usage ADD COLUMN cost_usd double precision',
+      'ALTER TABLE verdict_usage ADD COLUMN cost_reason text',
+    ],
+  },
 ];
 
 /** Any fixed number: instances migrating at once take turns on this advisory lock. */
