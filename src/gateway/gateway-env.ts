@@ -47,6 +47,14 @@ export interface RequestFacts {
   clientClosed?: boolean;
   /** The name of the key that was accepted (with a store). */
   key?: string;
+  /** Bytes of the request body, once read: a bound on its input tokens. */
+  bodyBytes?: number;
+}
+
+/** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */
+export interface SpendGate {
+  /** Reserve a call's worst case for at most `ttlMs`: `undefined` when it fits, else the answer to give. */
+  reserve(usd: number, ttlMs: number): Promise<Response | undefined>;
 }
 
 /** Hono's variables in a gateway request. */
@@ -59,6 +67,8 @@ export interface GatewayEnv {
     redactor: Redactor;
     /** The key that was accepted, with its limits (with a store). */
     caller?: Caller | undefined;
+    /** Set when the key has a dollar budget: the call's reservation is made through it. */
+    spend?: SpendGate | undefined;
   };
 }
 

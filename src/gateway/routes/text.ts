@@ -114,6 +114,7 @@ export function serveText(
   return serveCall(c, runtime, {
     route: 'text',
     model: body.model,
+    maxOutputTokens: body.max_output_tokens ?? body.max_tokens,
     call: (input) => generateText(textCall(prepared, input)),
     convert: (result, options) =>
       finishText(prepared, fromGenerateText(result, options), reasoningOf(body, result.reasoningText)),
@@ -328,86 +329,93 @@ export function serveTextStream(
   const clientGone = new AbortController();
   const requestSignal = c.req.raw.signal;
   requestSignal.addEventListener('abort', () => clientGone.abort(requestSignal.reason), { once: true });
-  return withPlace(c, runtime, 'text', body.model, async (targets, takeRelease, place) => {
-    const outcome = await callWithFallbacks({
-      targets,
-      traceId,
-      reliability: runtime.reliability('text'),
-      clientSignal: clientGone.signal,
-      call: (input) => startStream(prepared, input),
-      queuedMs: place.queuedMs,
-      stopSignal: runtime.stopSignal,
-      traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
-    });
-    facts.attempts = outcome.attempts;
-    const callFacts = (target?: Target) => ({
-      startedAt,
-      attempts: outcome.attempts,
-      fallbackFrom: outcome.fallbackFrom,
-      target,
-      prices: runtime.prices,
-    });
-    if (outcome.result === undefined) {
-      if (clientGone.signal.aborted) facts.clientClosed = true;
-      outcome.finish();
-      const failure =
-        outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
-      return respond(c, failure, undefined, callFacts());
-    }
-    const { value: started, target, input } = outcome.result;
-    facts.target = target.label;
-    const release = takeRelease();
-    let finished!: () => void;
-    facts.pending = new Promise<void>((resolve) => {
-      finished = resolve;
-    });
-    const events = createEventStream(() =>
-      clientGone.abort(new DOMException('The client went away.', 'AbortError')),
-    );
-    const relay = async () => {
-      let envelope: UnifiedOutput;
-      const adapter = {
-        ...input.adapter,
-        model: { provider: target.model.provider, modelId: target.modelId },
-      };
-      try {
-        const write = (event: string, data: unknown) => events.write(event, data);
-        envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
-          write('delta', { text }),
-        );
-        if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
-        if (envelope.success) {
-          envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
-        }
-        if (outcome.stopped()) {
-          envelope = stoppedFailure(traceId);
-        } else if (clientGone.signal.aborted) {
-          facts.clientClosed = true;
-        } else if (outcome.timedOut()) {
-          envelope = assembleFailure(
-            target.provider.id,
-            'PROVIDER_TIMEOUT',
-            "The stream did not end within the route's deadline.",
-            {},
-            { trace_id: traceId },
-          );
-        }
-        if (runtime.logContent && envelope.success) facts.content = envelope.content;
-        const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
-        noteEnvelope(facts, built);
-        await events.write('envelope', built);
-      } finally {
+  return withPlace(
+    c,
+    runtime,
+    'text',
+    body.model,
+    async (targets, takeRelease, place) => {
+      const outcome = await callWithFallbacks({
+        targets,
+        traceId,
+        reliability: runtime.reliability('text'),
+        clientSignal: clientGone.signal,
+        call: (input) => startStream(prepared, input),
+        queuedMs: place.queuedMs,
+        stopSignal: runtime.stopSignal,
+        traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+      });
+      facts.attempts = outcome.attempts;
+      const callFacts = (target?: Target) => ({
+        startedAt,
+        attempts: outcome.attempts,
+        fallbackFrom: outcome.fallbackFrom,
+        target,
+        prices: runtime.prices,
+      });
+      if (outcome.result === undefined) {
+        if (clientGone.signal.aborted) facts.clientClosed = true;
         outcome.finish();
-        release();
-        finished();
+        const failure =
+          outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+        return respond(c, failure, undefined, callFacts());
       }
-    };
-    // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
-    // reported where the process reports its errors, and the stream ends.
-    relay()
-      .catch((error: unknown) => console.error(error))
-      .finally(() => events.close());
-    // With its trace id already, so the outer middleware need not rebuild the answer to add it.
-    return c.newResponse(events.body, 200, { ...EVENT_STREAM_HEADERS, 'x-trace-id': traceId });
-  });
+      const { value: started, target, input } = outcome.result;
+      facts.target = target.label;
+      const release = takeRelease();
+      let finished!: () => void;
+      facts.pending = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      const events = createEventStream(() =>
+        clientGone.abort(new DOMException('The client went away.', 'AbortError')),
+      );
+      const relay = async () => {
+        let envelope: UnifiedOutput;
+        const adapter = {
+          ...input.adapter,
+          model: { provider: target.model.provider, modelId: target.modelId },
+        };
+        try {
+          const write = (event: string, data: unknown) => events.write(event, data);
+          envelope = await fromStreamText(streamView(started, write), adapter, (text) =>
+            write('delta', { text }),
+          );
+          if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
+          if (envelope.success) {
+            envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
+          }
+          if (outcome.stopped()) {
+            envelope = stoppedFailure(traceId);
+          } else if (clientGone.signal.aborted) {
+            facts.clientClosed = true;
+          } else if (outcome.timedOut()) {
+            envelope = assembleFailure(
+              target.provider.id,
+              'PROVIDER_TIMEOUT',
+              "The stream did not end within the route's deadline.",
+              {},
+              { trace_id: traceId },
+            );
+          }
+          if (runtime.logContent && envelope.success) facts.content = envelope.content;
+          const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
+          noteEnvelope(facts, built);
+          await events.write('envelope', built);
+        } finally {
+          outcome.finish();
+          release();
+          finished();
+        }
+      };
+      // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
+      // reported where the process reports its errors, and the stream ends.
+      relay()
+        .catch((error: unknown) => console.error(error))
+        .finally(() => events.close());
+      // With its trace id already, so the outer middleware need not rebuild the answer to add it.
+      return c.newResponse(events.body, 200, { ...EVENT_STREAM_HEADERS, 'x-trace-id': traceId });
+    },
+    body.max_output_tokens ?? body.max_tokens,
+  );
 }

@@ -3,6 +3,15 @@
  * PostgreSQL (`pg`) or PGlite, with versioned migrations.
  */
 export {
+  type BudgetRefusal,
+  pruneReservations,
+  type Reservation,
+  readSpend,
+  reserveSpend,
+  type SpendNow,
+  settleSpend,
+} from './budgets.js';
+export {
   BUDGET_PERIODS,
   type BudgetPeriod,
   checkKeyInput,

@@ -12,7 +12,7 @@ export interface Migration {
 
 /**
  * The schema, step by step. Keys hold only a SHA-256 hash of the key; counters hold one row per key, kind and
- * window (`requests` and `tokens` per minute, `budget` per budget period); usage holds one row per request, keyed
+ * window (`requests` and `tokens` per minute, `budget` and `spend` per budget period); usage holds one row per request, keyed
  * by a request id so that a retried batch writes each row once.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -64,11 +64,20 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    name: 'cost of each request',
+    name: 'cost of each request, budgets in dollars',
     statements: [
       // A row written before prices has no cost: sums count it as unpriced, as they count a call without a price.
       'ALTER TABLE verdict_usage ADD COLUMN cost_usd double precision',
       'ALTER TABLE verdict_usage ADD COLUMN cost_reason text',
+      'ALTER TABLE verdict_keys ADD COLUMN budget_usd double precision',
+      // What admitted calls may still cost, in nanodollars, until they settle or expire (a crashed instance's).
+      `CREATE TABLE verdict_reservations (
+        id text PRIMARY KEY,
+        key_name text NOT NULL,
+        amount bigint NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX verdict_reservations_key ON verdict_reservations (key_name, expires_at)',
     ],
   },
 ];
