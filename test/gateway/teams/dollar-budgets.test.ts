@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../../src/cli/run.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import {
   createKey,
@@ -9,6 +10,7 @@ import {
   reserveSpend,
 } from '../../../src/gateway/store/index.js';
 import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { memoryIo } from '../../helpers/memory-io.js';
 import { fixture } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';
 
@@ -170,4 +172,35 @@ describe('reservations', () => {
     expect(shown.metadata.key.remaining.budget_usd).toBeCloseTo(0.01 - (10 * 0.4 + 20 * 1.6) / M, 9);
     expect(shown.metadata.key.used.reserved_usd).toBe(0);
   });
+});
+
+describe('verdict gateway keys --budget-usd', () => {
+  test('creates, shows and removes a dollar budget', async () => {
+    const cli = async (...argv: string[]) => {
+      const io = memoryIo({ cwd: process.cwd() });
+      const status = await run(['gateway', 'keys', ...argv, '--store', postgres.url, '--json'], io);
+      return { status, document: JSON.parse(io.stdout.text()) };
+    };
+    const created = await cli(
+      'create',
+      '--name',
+      'usd-cli',
+      '--budget-usd',
+      '25.5',
+      '--budget-period',
+      'month',
+    );
+    expect(created.status).toBe(0);
+    expect(created.document.record).toMatchObject({
+      budget_usd: 25.5,
+      budget_period: 'month',
+      budget_tokens: null,
+    });
+    const shown = await cli('show', 'usd-cli');
+    expect(shown.document.used).toMatchObject({ period_usd: 0, reserved_usd: 0 });
+    const removed = await cli('update', 'usd-cli', '--no-budget-usd');
+    expect(removed.document.record).toMatchObject({ budget_usd: null });
+    const refused = await cli('create', '--name', 'usd-bad', '--budget-usd', '-1');
+    expect(refused.status).toBe(2);
+  }, 60_000);
 });
