@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { chartData, niceScale, readUsageReport, type UsageReport } from './usage-series.js';
+import { chartData, formatDollars, niceScale, readUsageReport, type UsageReport } from './usage-series.js';
 
 const totals = (requests: number, errors = 0, latency: number | null = 10) => ({
   requests,
@@ -82,5 +82,14 @@ describe('readUsageReport', () => {
   });
   test('reads the report of a success', () => {
     expect(readUsageReport({ success: true, metadata: { usage: report } })).toEqual({ ok: true, report });
+  });
+});
+
+describe('formatDollars', () => {
+  test('cents above a dollar, three significant digits below, never an exponent', () => {
+    expect(formatDollars(12.345)).toBe('$12.35');
+    expect(formatDollars(0.00030081)).toBe('$0.000301');
+    expect(formatDollars(0.0000001)).toBe('$0.000000100');
+    expect(formatDollars(0)).toBe('$0');
   });
 });
