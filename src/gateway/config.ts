@@ -79,6 +79,7 @@ export const gatewayConfigSchema = z.strictObject({
   headersTimeoutMs: positiveInt.optional(),
   bodyTimeoutMs: positiveInt.optional(),
   prices: pricesSchema.optional(),
+  usageRetentionDays: positiveInt.max(36_500).optional(),
 });
 
 /** How to reach one provider. */
@@ -151,6 +152,8 @@ export interface GatewayConfig {
   bodyTimeoutMs?: number | undefined;
   /** Prices by `provider:model`, over the bundled price table (docs/gateway.md, "Prices"). */
   prices?: Record<string, ModelPrices> | undefined;
+  /** Days per-request usage rows are kept before they are summed into daily rollups (30; docs/gateway.md, "Retention"). */
+  usageRetentionDays?: number | undefined;
 }
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */

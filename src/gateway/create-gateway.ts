@@ -83,6 +83,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           log: options.log,
           now: options.storeClock,
           prices: runtime.prices,
+          retentionDays: options.usageRetentionDays,
         });
   const app = new Hono<GatewayEnv>();
 

@@ -23,6 +23,7 @@ import { type BudgetRefusal, pruneReservations, reserveSpend, settleSpend } from
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
+import { rollUpUsage } from '../store/roll-up-usage.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
 import { createKeyCheck } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
@@ -58,6 +59,8 @@ export interface TeamsOptions {
   now?: (() => Date) | undefined;
   /** The prices of a billed failure's usage (a stream cut short), whose envelope carried no cost. */
   prices?: PriceBook | undefined;
+  /** Days per-request usage rows are kept before the rollup job sums and deletes them (30). */
+  retentionDays?: number | undefined;
 }
 
 /** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
@@ -184,6 +187,7 @@ export function createTeams(options: TeamsOptions): Teams {
   /** Settlements under way: a graceful stop waits for them, as for the usage records. */
   const settles = new Set<Promise<void>>();
   let lastPrune = now().getTime();
+  let rollingUp: Promise<void> | undefined;
   const writer = new UsageWriter(store, {
     ...options.writer,
     onDrop: (dropped, reason) => {
@@ -404,6 +408,18 @@ export function createTeams(options: TeamsOptions): Teams {
         Promise.all([pruneCounters(store, ended), pruneReservations(store, ended)]).catch(() => {
           counts.storeErrors++;
         });
+        // One run at a time per instance; across instances the job's advisory lock lets one move each batch.
+        rollingUp ??= rollUpUsage(store, ended, { retentionDays: options.retentionDays })
+          .then((report) => {
+            if (report.moved > 0)
+              log(JSON.stringify({ time: ended.toISOString(), event: 'usage_rolled_up', ...report }));
+          })
+          .catch(() => {
+            counts.storeErrors++;
+          })
+          .finally(() => {
+            rollingUp = undefined;
+          });
       }
       const key = c.get('caller')?.key;
       if (key !== undefined && input + output > 0) {

@@ -49,6 +49,7 @@ export {
   type UsageReport,
   type UsageTotals,
 } from './query-usage.js';
+export { type RollUpOptions, type RollUpReport, rollUpUsage } from './roll-up-usage.js';
 export {
   type UsageRecord,
   UsageWriter,

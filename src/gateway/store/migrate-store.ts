@@ -64,7 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    name: 'cost of each request, budgets in dollars',
+    name: 'cost of each request, budgets in dollars, daily rollups',
     statements: [
       // A row written before prices has no cost: sums count it as unpriced, as they count a call without a price.
       'ALTER TABLE verdict_usage ADD COLUMN cost_usd double precision',
@@ -78,6 +78,21 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at timestamptz NOT NULL
       )`,
       'CREATE INDEX verdict_reservations_key ON verdict_reservations (key_name, expires_at)',
+      // Requests past the retention, summed per UTC day, key, provider, model and route ('' for none).
+      `CREATE TABLE verdict_usage_daily (
+        day date NOT NULL,
+        key_name text NOT NULL,
+        provider text NOT NULL,
+        model text NOT NULL,
+        route text NOT NULL,
+        requests bigint NOT NULL,
+        errors bigint NOT NULL,
+        input_tokens bigint NOT NULL,
+        output_tokens bigint NOT NULL,
+        cost_usd double precision NOT NULL,
+        unpriced bigint NOT NULL,
+        PRIMARY KEY (day, key_name, provider, model, route)
+      )`,
     ],
   },
 ];
