@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkGatewayConfig } from '../config.js';
 import { createPriceBook, PRICE_TABLE_VERSION } from './price-book.js';
-import { type PricedCall, priceCall } from './price-call.js';
+import { type PricedCall, priceCall, priceEnvelope } from './price-call.js';
 
 const M = 1_000_000;
 const AT = new Date('2026-12-01T12:00:00Z');
@@ -80,6 +80,21 @@ describe('priceCall', () => {
       book,
     );
     expect(cost.usd).toBeCloseTo((90 / 3600) * 0.36, 12);
+  });
+
+  test("a transcription without billed seconds is priced by its audio's length", () => {
+    const envelope = {
+      success: true as const,
+      content: 'Hello.',
+      provider: 'openai',
+      usage: { input_tokens: 0, output_tokens: 0 },
+      metadata: { trace_id: 't', model: 'whisper-1', usage_reported: false, audio_duration_s: 60 },
+      images: [],
+      files: [],
+      videos: [],
+    };
+    // whisper-1: 0.36 dollars per hour of audio.
+    expect(priceEnvelope(envelope, 'whisper-1', book, AT)?.usd).toBeCloseTo(0.006, 12);
   });
 
   test('usage that does not add up is null with the reason, and never throws', () => {

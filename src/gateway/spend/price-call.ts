@@ -80,6 +80,11 @@ function detail(
   return undefined;
 }
 
+/** Seconds of transcribed audio, when a non-negative number. */
+function audioSecondsOf(seconds: number | undefined): number | undefined {
+  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /**
  * The envelope's usage in the table's units. The envelope's input counts every input token (cached ones
  * included) and its output every output token (reasoning included), as the table's `input_tokens` and
@@ -96,7 +101,7 @@ export function toPriceUsage(call: Pick<PricedCall, 'usage' | 'details' | 'audio
     ['output_reasoning_tokens', detail(details, 'reasoning_tokens')],
     ['output_audio_tokens', detail(details, 'audio_output_tokens')],
     // The seconds the provider billed, else the length of the audio it transcribed.
-    ['audio_seconds', detail(details, 'billed_audio_seconds') ?? detail({ s: call.audioSeconds ?? -1 }, 's')],
+    ['audio_seconds', detail(details, 'billed_audio_seconds') ?? audioSecondsOf(call.audioSeconds)],
   ];
   for (const [name, value] of parts) if (value !== undefined && value > 0) usageOf[name] = value;
   return usageOf;
