@@ -409,17 +409,18 @@ export function createTeams(options: TeamsOptions): Teams {
           counts.storeErrors++;
         });
         // One run at a time per instance; across instances the job's advisory lock lets one move each batch.
-        rollingUp ??= rollUpUsage(store, ended, { retentionDays: options.retentionDays })
-          .then((report) => {
-            if (report.moved > 0)
-              log(JSON.stringify({ time: ended.toISOString(), event: 'usage_rolled_up', ...report }));
-          })
-          .catch(() => {
-            counts.storeErrors++;
-          })
-          .finally(() => {
-            rollingUp = undefined;
-          });
+        if (rollingUp === undefined)
+          rollingUp = rollUpUsage(store, ended, { retentionDays: options.retentionDays })
+            .then((report) => {
+              if (report.moved > 0)
+                log(JSON.stringify({ time: ended.toISOString(), event: 'usage_rolled_up', ...report }));
+            })
+            .catch(() => {
+              counts.storeErrors++;
+            })
+            .finally(() => {
+              rollingUp = undefined;
+            });
       }
       const key = c.get('caller')?.key;
       if (key !== undefined && input + output > 0) {
