@@ -381,7 +381,8 @@ export function createTeams(options: TeamsOptions): Teams {
       const ended = now();
       const input = facts.usage?.input_tokens ?? 0;
       const output = facts.usage?.output_tokens ?? 0;
-      const { cost } = chargeOf(facts, options.prices, ended);
+      // One charge for the token limits, the dollar budget and the record (docs/gateway.md, "Prices").
+      const { tokens, cost } = chargeOf(facts, options.prices, ended);
       const caller = c.get('caller')?.key;
       if (caller !== undefined) settle(facts, caller, cost?.usd ?? 0, ended);
       writer.add({
@@ -423,15 +424,15 @@ export function createTeams(options: TeamsOptions): Teams {
             });
       }
       const key = c.get('caller')?.key;
-      if (key !== undefined && input + output > 0) {
-        countTokens(store, key, input + output, ended).catch((error: unknown) => {
+      if (key !== undefined && tokens > 0) {
+        countTokens(store, key, tokens, ended).catch((error: unknown) => {
           counts.tokenCountFailures++;
           log(
             JSON.stringify({
               time: ended.toISOString(),
               event: 'tokens_not_counted',
               key: key.name,
-              tokens: input + output,
+              tokens,
               error: error instanceof Error ? error.message : String(error),
             }),
           );
