@@ -4,6 +4,8 @@ import type { UnifiedOutput } from '../unified/types.js';
 import { validateUnifiedOutput } from '../unified/validate-unified-output.js';
 import type { Target } from './call-with-fallbacks.js';
 import { type Redactor, redactEnvelope } from './redact-secrets.js';
+import type { PriceBook } from './spend/price-book.js';
+import { priceEnvelope } from './spend/price-call.js';
 
 /**
  * The one builder of the gateway's answers (docs/design.md, "The gateway's request path"): every envelope the
@@ -21,6 +23,8 @@ export interface CallFacts {
   readonly fallbackFrom: readonly { target: string; code: string }[];
   /** The target that answered (`metadata.target`), when one did. */
   readonly target?: Target | undefined;
+  /** The prices of the answer's cost (`metadata.cost`); without them the answer carries none. */
+  readonly prices?: PriceBook | undefined;
 }
 
 /** A copy of `draft` with `members` added to its metadata; the draft itself is left as it was. */
@@ -41,11 +45,16 @@ function withoutAddress(message: string): string {
   return `Cannot connect to the provider${code === undefined ? '' : ` (${code})`}.`;
 }
 
-/** The draft with the call's facts: attempts, the target that answered, fallbacks, latency. */
+/** The draft with the call's facts: attempts, the target that answered, fallbacks, latency, cost. */
 function withCallFacts(draft: UnifiedOutput, call: CallFacts): UnifiedOutput {
   const { target } = call;
+  const cost =
+    target === undefined || call.prices === undefined
+      ? undefined
+      : priceEnvelope(draft, target.modelId, call.prices, new Date());
   const metadata = {
     ...draft.metadata,
+    ...(cost === undefined ? {} : { cost }),
     latency_ms: Math.round(performance.now() - call.startedAt),
     attempts: call.attempts,
     ...(target === undefined ? {} : { target: target.label }),

@@ -7,6 +7,7 @@ import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.j
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
+import { checkPrices, type ModelPrices, pricesSchema } from './spend/price-book.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -108,6 +109,8 @@ export const gatewayConfigSchema = z.strictObject({
   maxConnections: positiveInt.optional(),
   headersTimeoutMs: positiveInt.optional(),
   bodyTimeoutMs: positiveInt.optional(),
+  prices: pricesSchema.optional(),
+  usageRetentionDays: positiveInt.max(36_500).optional(),
 });
 
 /** How to reach one provider. */
@@ -182,6 +185,10 @@ export interface GatewayConfig {
   headersTimeoutMs?: number | undefined;
   /** Longest wait for a request's body, in milliseconds; then the answer is `REQUEST_TIMEOUT` (30 000). */
   bodyTimeoutMs?: number | undefined;
+  /** Prices by `provider:model`, over the bundled price table (docs/gateway.md, "Prices"). */
+  prices?: Record<string, ModelPrices> | undefined;
+  /** Days per-request usage rows are kept before they are summed into daily rollups (30; docs/gateway.md, "Retention"). */
+  usageRetentionDays?: number | undefined;
 }
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */
@@ -253,7 +260,14 @@ export function checkGatewayConfig(value: unknown): ConfigCheck {
   const parsed = gatewayConfigSchema.safeParse(value);
   // The checks across members run on the file as it is, so that a file with a wrong type somewhere still gets
   // its other problems listed too.
-  const problems = [...(parsed.success ? [] : problemsOf(parsed.error.issues)), ...crossProblems(value)];
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error.issues)),
+    ...crossProblems(value),
+    // The prices' arithmetic is tried only once their shape is right.
+    ...(parsed.success && parsed.data.prices !== undefined
+      ? checkPrices(parsed.data.prices as Record<string, ModelPrices>)
+      : []),
+  ];
   return parsed.success && problems.length === 0
     ? { ok: true, config: parsed.data as GatewayConfig }
     : { ok: false, problems };

@@ -6,6 +6,7 @@ import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import {
   adminKeyOf,
+  checkPriceOptions,
   checkProviderKeys,
   type GatewayOptions,
   gatewayKeysOf,
@@ -25,6 +26,7 @@ import { createRedactor } from './redact-secrets.js';
 import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { COST_HEADER } from './spend/cost-header.js';
 import { StopNotice } from './stop-notice.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
@@ -97,6 +99,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const keys = gatewayKeysOf(options);
   const adminKey = adminKeyOf(options);
   checkProviderKeys(options);
+  checkPriceOptions(options);
   const metrics = new GatewayMetrics();
   const stop = new StopNotice();
   const runtime = createRuntime(options, metrics, stop);
@@ -111,6 +114,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           failOpen: options.storeFailOpen,
           log: options.log,
           now: options.storeClock,
+          prices: runtime.prices,
+          retentionDays: options.usageRetentionDays,
         });
   const telemetry = startTelemetry(options);
   const app = new Hono<GatewayEnv>();
@@ -172,6 +177,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           'ratelimit-limit',
           'ratelimit-remaining',
           'ratelimit-reset',
+          COST_HEADER,
         ],
       }),
     );

@@ -1,5 +1,6 @@
 import { omitUndefined } from '../contract/findings.js';
 import type { Target } from './call-with-fallbacks.js';
+import { providerTypeOf } from './config.js';
 import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
 import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
 import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
@@ -14,6 +15,7 @@ import {
   type ModelOf,
 } from './providers.js';
 import { type Modality, type RouteName, routeEntry } from './route-table.js';
+import { createPriceBook } from './spend/price-book.js';
 import type { StopNotice } from './stop-notice.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -73,6 +75,10 @@ export function createRuntime(
     metrics,
     logContent: options.logContent ?? false,
     videoPollMs: options.videoPollMs ?? 2000,
+    prices: createPriceBook(
+      options.prices,
+      new Map(Object.entries(settings).map(([id, provider]) => [id, providerTypeOf(id, provider)])),
+    ),
     stopSignal,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256),

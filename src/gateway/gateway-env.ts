@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { responseOfValid } from '../unified/to-http-response.js';
-import type { UnifiedOutput } from '../unified/types.js';
+import type { UnifiedCost, UnifiedOutput } from '../unified/types.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { RouteName } from './config.js';
@@ -12,6 +12,8 @@ import type { Caller } from './middleware/teams.js';
 import type { RequestTelemetry } from './observability/request-telemetry.js';
 import type { Modality, ModelOf, ProviderModels } from './providers.js';
 import type { Redactor } from './redact-secrets.js';
+import { costHeaders } from './spend/cost-header.js';
+import type { PriceBook } from './spend/price-book.js';
 import type { StopNotice } from './stop-notice.js';
 import type { Renderer, SurfaceName } from './surfaces/surface.js';
 
@@ -38,6 +40,8 @@ export interface RequestFacts {
    * reported, or an estimate when it reported nothing before the answer ended.
    */
   usage?: { input_tokens: number; output_tokens: number };
+  /** What the call cost, as its envelope says (`metadata.cost`). */
+  cost?: UnifiedCost;
   /** The request body, kept only when content logging is on. */
   input?: unknown;
   /** The output text, kept only when content logging is on. */
@@ -52,6 +56,14 @@ export interface RequestFacts {
   envelope?: UnifiedOutput;
   /** The client surface that answered (`verdict` unless a drop-in surface's route did). */
   surface?: SurfaceName;
+  /** Bytes of the request body, once read: a bound on its input tokens. */
+  bodyBytes?: number;
+}
+
+/** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */
+export interface SpendGate {
+  /** Reserve a call's worst case for at most `ttlMs`: `undefined` when it fits, else the answer to give. */
+  reserve(usd: number, ttlMs: number): Promise<Response | undefined>;
 }
 
 /** Hono's variables in a gateway request. */
@@ -68,6 +80,8 @@ export interface GatewayEnv {
     telemetry?: RequestTelemetry | undefined;
     /** How answers are written: verdict's envelopes unless a drop-in surface set its own (docs/gateway.md). */
     renderer?: Renderer | undefined;
+    /** Set when the key has a dollar budget: the call's reservation is made through it. */
+    spend?: SpendGate | undefined;
   };
 }
 
@@ -89,6 +103,8 @@ export interface GatewayRuntime {
   readonly logContent: boolean;
   /** Milliseconds between two status checks of a video job. */
   readonly videoPollMs: number;
+  /** The prices calls are priced with: the configuration's over the bundled table. */
+  readonly prices: PriceBook;
   /** Aborted when the graceful stop's grace period ends: requests still running are answered as stopped. */
   readonly stopSignal: StopNotice;
   /** Longest wait for a request's body, in milliseconds. */
@@ -146,6 +162,8 @@ export function respond(
 ): Response {
   const envelope = buildEnvelope(draft, call, c.get('redactor'));
   noteEnvelope(c.get('facts'), envelope);
+  const cost = envelope.metadata.cost;
+  if (cost !== undefined) headers = { ...headers, ...costHeaders(cost) };
   // A failure that says how long to wait (the provider's retry-after, or the gateway's own) also says it in
   // the header clients back off by.
   const wait = envelope.success ? undefined : envelope.error.details.retry_after_s;
@@ -177,6 +195,7 @@ export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedO
   const model = envelope.metadata.model;
   if (typeof model === 'string') facts.model = model;
   if (envelope.success && facts.usage === undefined) noteCharge(facts, envelope.usage);
+  if (envelope.metadata.cost !== undefined) facts.cost = envelope.metadata.cost;
 }
 
 /** Characters per token when the gateway estimates tokens it was not told about (docs/gateway.md, "Limits"). */

@@ -5,9 +5,11 @@ import {
   type GatewayConfig,
   keyEnvOf,
   type ProviderSettings,
+  problemsOf,
   providersFromEnv,
 } from './config.js';
 import type { GatewayTelemetry } from './observability/request-telemetry.js';
+import { checkPrices, pricesSchema } from './spend/price-book.js';
 import type { GatewayStore } from './store/open-store.js';
 
 // What `createGateway` takes, and what it reads from it before anything is built: the provider settings, the
@@ -74,6 +76,23 @@ export function checkProviderKeys(options: GatewayOptions): void {
   const missing = checkCredentials(providerSettingsOf(options), options.env ?? {});
   if (missing.length === 0) return;
   throw new VerdictError('invalid_argument', describeMissingKeys(missing));
+}
+
+/**
+ * Refuse prices the gateway cannot price calls with (docs/gateway.md, "Prices"), as a configuration file's
+ * check does: a wrong shape, tiers out of order, a cache price without the input price it refines.
+ */
+export function checkPriceOptions(options: GatewayOptions): void {
+  if (options.prices === undefined) return;
+  const parsed = pricesSchema.safeParse(options.prices);
+  const problems = parsed.success
+    ? checkPrices(options.prices)
+    : problemsOf(parsed.error.issues).map((problem) => ({ ...problem, path: `/prices${problem.path}` }));
+  if (problems.length === 0) return;
+  throw new VerdictError(
+    'invalid_argument',
+    `The prices cannot be used: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join(' ')}`,
+  );
 }
 
 /** The secrets of a configuration: provider keys (given or from the environment), credential headers, gateway keys. */

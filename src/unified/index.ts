@@ -54,6 +54,7 @@ export {
   FINISH_REASONS,
   type FinishReason,
   type MediaItem,
+  type UnifiedCost,
   type UnifiedError,
   type UnifiedFailure,
   type UnifiedFailureMetadata,

@@ -34,6 +34,24 @@ export interface MediaItem {
   name?: string;
 }
 
+/** What one call cost in dollars: `usd` is `null` when no price was known, and `reason` says why. */
+export interface UnifiedCost {
+  /** Dollars, or `null` when the call could not be priced. */
+  usd: number | null;
+  /** Where the price came from (`genai-prices`, `config`, `demo`). */
+  source?: string;
+  /** The version of the prices (the table's, or `config`). */
+  version?: string;
+  /** The model the price is for. */
+  model?: string;
+  /** The price table's own name of the priced model, when it differs. */
+  price_id?: string;
+  /** Why `usd` is `null` (`unknown_price`, `usage_not_reported`, `unpriced_media`, `inconsistent_usage`). */
+  reason?: string;
+  /** One sentence about the reason. */
+  message?: string;
+}
+
 /** Diagnostics and execution context; the known keys are typed, unknown keys are allowed and ignored by clients. */
 export interface UnifiedMetadata {
   /** Trace id of the incoming request (see docs/unified.md, "Trace ids"). */
@@ -52,6 +70,8 @@ export interface UnifiedMetadata {
   usage_reported?: boolean;
   /** Provider-specific usage breakdown (cached, reasoning, audio tokens…). */
   usage_details?: Record<string, number>;
+  /** What the call cost, set by the gateway (see docs/unified.md, "Cost"). */
+  cost?: UnifiedCost;
   /** Any other provider-specific fact. */
   [key: string]: unknown;
 }

@@ -146,6 +146,28 @@ export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
         finish_reason: {
           enum: ['stop', 'length', 'content_filter', 'tool_calls', 'error', 'other'],
         },
+        cost: {
+          type: 'object',
+          required: ['usd'],
+          properties: {
+            usd: {
+              type: ['number', 'null'],
+              minimum: 0,
+            },
+            source: {
+              type: 'string',
+              pattern: '\\S',
+            },
+            version: {
+              type: 'string',
+              pattern: '\\S',
+            },
+            reason: {
+              type: 'string',
+              pattern: '\\S',
+            },
+          },
+        },
       },
     },
     mediaList: {

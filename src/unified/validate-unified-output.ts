@@ -53,6 +53,15 @@ const METADATA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
     (value) => isJsonObject(value) && Object.values(value).every(isNonNegative),
     'an object of numbers >= 0',
   ],
+  cost: [
+    (value) =>
+      isJsonObject(value) &&
+      (value.usd === null || isNonNegative(value.usd)) &&
+      ['source', 'version', 'reason'].every(
+        (name) => value[name] === undefined || isNonEmptyString(value[name]),
+      ),
+    'an object whose usd is a number >= 0 or null',
+  ],
 };
 
 /** How each optional media member is typed. */

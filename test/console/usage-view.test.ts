@@ -52,6 +52,10 @@ async function recordHour(): Promise<void> {
       latency_ms: Math.round(200 + random() * 600 + (index % 3) * 150),
       input_tokens: failed ? 0 : Math.round(200 + random() * 1500),
       output_tokens: failed ? 0 : Math.round(20 + random() * 300),
+      // One success in thirty has no price, as the gateway records a model without one (no random draw: the
+      // records' times and keys stay as they were).
+      cost_usd: failed ? 0 : index % 30 === 2 ? null : ((index % 7) + 1) / 1e5,
+      cost_reason: !failed && index % 30 === 2 ? 'unknown_price' : null,
     });
   }
   expect(await writer.flush(60_000)).toBe(0);
@@ -111,7 +115,9 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     // The seeded requests and the page's own before this read: the refused usage read, and the route catalog
     // that the console asks for when it opens.
     expect(await page.locator('.usage-totals').innerText()).toMatch(/Requests\s+90[12]\b/);
-    for (const name of ['Requests', 'Tokens', 'Error rate', 'Latency p50', 'Latency p95']) {
+    // Dollars beside tokens, the calls without a price counted apart.
+    expect(await page.locator('.usage-totals').innerText()).toMatch(/Cost\s+\$0\.\d+ \+ \d+ unpriced/);
+    for (const name of ['Requests', 'Tokens', 'Cost', 'Error rate', 'Latency p50', 'Latency p95']) {
       await expect(page.getByRole('img', { name: new RegExp(`^${name} \\(`) }).count()).resolves.toBe(1);
     }
     expect(await page.locator('.usage-chart polyline').count()).toBeGreaterThan(5);

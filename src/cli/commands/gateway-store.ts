@@ -15,6 +15,7 @@ import {
   migrateStore,
   openStore,
   readCounts,
+  readSpend,
   revokeKey,
   StoreError,
   updateKey,
@@ -47,9 +48,14 @@ const LIMIT_OPTIONS = {
   rpm: { type: 'integer', description: 'Requests per minute.', min: 1, valueName: 'N' },
   tpm: { type: 'integer', description: 'Tokens per minute.', min: 1, valueName: 'N' },
   'budget-tokens': { type: 'integer', description: 'Tokens per budget period.', min: 1, valueName: 'N' },
+  'budget-usd': {
+    type: 'number',
+    description: 'Dollars per budget period, reserved before each call and settled at its cost.',
+    valueName: 'N',
+  },
   'budget-period': {
     type: 'string',
-    description: 'The budget period (default day).',
+    description: 'The period of both budgets (default day).',
     choices: [...BUDGET_PERIODS],
   },
   routes: {
@@ -92,6 +98,7 @@ function limitsFrom(options: Record<string, unknown>, removable: boolean): KeyCh
   if (options.rpm !== undefined) changes.rpm = options.rpm as number;
   if (options.tpm !== undefined) changes.tpm = options.tpm as number;
   if (options['budget-tokens'] !== undefined) changes.budget_tokens = options['budget-tokens'] as number;
+  if (options['budget-usd'] !== undefined) changes.budget_usd = options['budget-usd'] as number;
   if (options['budget-period'] !== undefined)
     changes.budget_period = options['budget-period'] as BudgetPeriod;
   if (options.routes !== undefined)
@@ -100,8 +107,9 @@ function limitsFrom(options: Record<string, unknown>, removable: boolean): KeyCh
     changes.models = none(options.models) ? null : (listOption(options.models) ?? null);
   if (options.expires !== undefined)
     changes.expires_at = none(options.expires) ? null : (options.expires as string);
-  for (const name of ['no-rpm', 'no-tpm', 'no-budget'] as const) {
+  for (const name of ['no-rpm', 'no-tpm', 'no-budget', 'no-budget-usd'] as const) {
     if (options[name] !== true) continue;
+    if (name === 'no-budget-usd') changes.budget_usd = null;
     if (name === 'no-rpm') changes.rpm = null;
     if (name === 'no-tpm') changes.tpm = null;
     if (name === 'no-budget') {
@@ -154,7 +162,7 @@ const nameArgument = [{ name: 'NAME', description: 'The key name.', required: tr
 const createCommand = defineCommand({
   name: 'create',
   description:
-    'Create a key and print it once (the store keeps only its hash). Limits: --rpm, --tpm, --budget-tokens with --budget-period, --routes, --models, --expires.',
+    'Create a key and print it once (the store keeps only its hash). Limits: --rpm, --tpm, --budget-tokens and --budget-usd with --budget-period, --routes, --models, --expires.',
   options: {
     ...STORE_OPTION,
     name: { type: 'string', description: 'The key name.', required: true, valueName: 'NAME' },
@@ -183,15 +191,18 @@ const listCommand = defineCommand({
     withStore(options.store, ctx.io, async (store) => {
       const keys = await listKeys(store);
       return ok(`${keys.length} key(s).`, {
-        keys: keys.map(({ name, prefix, rpm, tpm, budget_tokens, budget_period, revoked_at }) => ({
-          name,
-          prefix,
-          rpm,
-          tpm,
-          budget_tokens,
-          budget_period,
-          revoked: revoked_at !== null,
-        })),
+        keys: keys.map(
+          ({ name, prefix, rpm, tpm, budget_tokens, budget_usd, budget_period, revoked_at }) => ({
+            name,
+            prefix,
+            rpm,
+            tpm,
+            budget_tokens,
+            budget_usd,
+            budget_period,
+            revoked: revoked_at !== null,
+          }),
+        ),
       });
     }),
 });
@@ -212,7 +223,13 @@ const showCommand = defineCommand({
       const name = positionals[0] as string;
       const record = await findKeyByName(store, name);
       if (record === undefined) return noKeyNamed(name);
-      const used = await readCounts(store, record, new Date());
+      const at = new Date();
+      const spend = await readSpend(store, record, at);
+      const used = {
+        ...(await readCounts(store, record, at)),
+        period_usd: spend.spent,
+        reserved_usd: spend.reserved,
+      };
       return ok(`The key "${name}"${record.revoked_at === null ? '' : ' (revoked)'}.`, { record, used });
     }),
 });
@@ -220,13 +237,14 @@ const showCommand = defineCommand({
 const updateCommand = defineCommand({
   name: 'update',
   description:
-    "Change a key's limits: the options of create; --no-rpm, --no-tpm, --no-budget remove a limit, and 'none' clears --routes, --models or --expires.",
+    "Change a key's limits: the options of create; --no-rpm, --no-tpm, --no-budget, --no-budget-usd remove a limit, and 'none' clears --routes, --models or --expires.",
   options: {
     ...STORE_OPTION,
     ...LIMIT_OPTIONS,
     'no-rpm': { type: 'boolean', description: 'Remove the rpm limit.' },
     'no-tpm': { type: 'boolean', description: 'Remove the tpm limit.' },
-    'no-budget': { type: 'boolean', description: 'Remove the budget.' },
+    'no-budget': { type: 'boolean', description: 'Remove the token budget.' },
+    'no-budget-usd': { type: 'boolean', description: 'Remove the dollar budget.' },
   },
   positionals: nameArgument,
   errorCodes: ERROR_CODES,

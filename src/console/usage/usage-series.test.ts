@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { chartData, niceScale, readUsageReport, type UsageReport } from './usage-series.js';
+import { chartData, formatDollars, niceScale, readUsageReport, type UsageReport } from './usage-series.js';
 
 const totals = (requests: number, errors = 0, latency: number | null = 10) => ({
   requests,
   errors,
   input_tokens: requests * 10,
   output_tokens: requests,
+  cost_usd: requests * 0.002,
+  unpriced: 0,
   latency_p50_ms: latency,
   latency_p95_ms: latency,
   latency_p99_ms: latency,
@@ -80,5 +82,14 @@ describe('readUsageReport', () => {
   });
   test('reads the report of a success', () => {
     expect(readUsageReport({ success: true, metadata: { usage: report } })).toEqual({ ok: true, report });
+  });
+});
+
+describe('formatDollars', () => {
+  test('cents above a dollar, three significant digits below, never an exponent', () => {
+    expect(formatDollars(12.345)).toBe('$12.35');
+    expect(formatDollars(0.00030081)).toBe('$0.000301');
+    expect(formatDollars(0.0000001)).toBe('$0.000000100');
+    expect(formatDollars(0)).toBe('$0');
   });
 });

@@ -21,6 +21,7 @@ export const METRICS = {
     value: (t: UsageTotals) => t.input_tokens + t.output_tokens,
     zeroFill: true,
   },
+  cost: { title: 'Cost', unit: 'dollars', value: (t: UsageTotals) => t.cost_usd, zeroFill: true },
   errorRate: {
     title: 'Error rate',
     unit: '%',
@@ -168,6 +169,17 @@ export function readRequestPage(
     requests: metadata.requests as UsageRecordRow[],
     next: typeof metadata.next_cursor === 'string' ? metadata.next_cursor : null,
   };
+}
+
+/**
+ * Dollars for people: cents above a dollar, three significant digits below (a call costs fractions of a cent).
+ * @example formatDollars(0.00030081) // "$0.000301"
+ */
+export function formatDollars(usd: number): string {
+  if (usd === 0) return '$0';
+  if (Math.abs(usd) >= 1) return `$${usd.toFixed(2)}`;
+  const decimals = Math.min(12, 2 - Math.floor(Math.log10(Math.abs(usd))));
+  return `$${usd.toFixed(decimals)}`;
 }
 
 /** A number for people: 1234567 → "1.2M". */

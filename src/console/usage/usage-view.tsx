@@ -6,6 +6,7 @@ import './usage.css';
 import {
   chartData,
   compactNumber,
+  formatDollars,
   METRICS,
   type MetricName,
   readRequestPage,
@@ -23,7 +24,7 @@ const RANGE_OF: Record<RangeName, { ms: number; bucket: 'minute' | 'hour' | 'day
 };
 const GROUPS = { key: 'Key', provider: 'Provider', model: 'Model' } as const;
 type GroupName = keyof typeof GROUPS;
-const CHARTS: MetricName[] = ['requests', 'tokens', 'errorRate', 'latencyP50', 'latencyP95'];
+const CHARTS: MetricName[] = ['requests', 'tokens', 'cost', 'errorRate', 'latencyP50', 'latencyP95'];
 
 function Totals({ report }: { report: UsageReport }) {
   const { totals } = report;
@@ -32,6 +33,11 @@ function Totals({ report }: { report: UsageReport }) {
     ['Requests', compactNumber(totals.requests)],
     ['Failed', `${compactNumber(totals.errors)} (${rate.toFixed(1)} %)`],
     ['Tokens in / out', `${compactNumber(totals.input_tokens)} / ${compactNumber(totals.output_tokens)}`],
+    // Calls without a price are counted apart, never as $0 (docs/gateway.md, "Prices").
+    [
+      'Cost',
+      `${formatDollars(totals.cost_usd)}${totals.unpriced > 0 ? ` + ${compactNumber(totals.unpriced)} unpriced` : ''}`,
+    ],
     ['Latency p50 / p95', `${totals.latency_p50_ms ?? '–'} / ${totals.latency_p95_ms ?? '–'} ms`],
   ];
   return (
@@ -63,6 +69,7 @@ function RequestTable({ rows }: { rows: UsageRecordRow[] }) {
             <th scope="col">Code</th>
             <th scope="col">Latency</th>
             <th scope="col">Tokens</th>
+            <th scope="col">Cost</th>
           </tr>
         </thead>
         <tbody>
@@ -81,6 +88,9 @@ function RequestTable({ rows }: { rows: UsageRecordRow[] }) {
               <td>{row.latency_ms} ms</td>
               <td>
                 {row.input_tokens} / {row.output_tokens}
+              </td>
+              <td title={row.cost_reason ?? undefined}>
+                {row.cost_usd === null ? 'unpriced' : formatDollars(row.cost_usd)}
               </td>
             </tr>
           ))}

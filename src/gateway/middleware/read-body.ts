@@ -38,6 +38,7 @@ export function createReadBody<T>(
       // The rest of a body that came too slowly is not read: the connection ends with the answer.
       return respond(c, failure, { connection: 'close' });
     }
+    if (bytes.ok) c.get('facts').bodyBytes = bytes.value.length;
     if (options.logContent === true) c.get('facts').input = body.value;
     c.req.addValidatedData('json', body.value as object);
     await next();

@@ -64,6 +64,7 @@ export function createRequestLog(options: RequestLogOptions): MiddlewareHandler<
           latency_ms: Math.round(seconds * 1000),
           attempts: facts.attempts,
           usage: facts.usage,
+          cost: facts.cost,
           key: facts.key,
           ...(logContent ? { input: facts.input, content: facts.content } : {}),
         };

@@ -7,13 +7,24 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import type { Target } from '../call-with-fallbacks.js';
-import { type GatewayEnv, type RequestFacts, respond, systemFailure } from '../gateway-env.js';
+import {
+  type GatewayEnv,
+  type RequestFacts,
+  respond,
+  type SpendGate,
+  systemFailure,
+} from '../gateway-env.js';
 import { replaceControlCharacters } from '../plain-id.js';
 import { providerRouteOf } from '../route-table.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
+import { chargeOf } from '../spend/charge-of.js';
+import { formatUsd } from '../spend/cost-header.js';
+import type { PriceBook } from '../spend/price-book.js';
+import { type BudgetRefusal, pruneReservations, reserveSpend, settleSpend } from '../store/budgets.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
 import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
+import { rollUpUsage } from '../store/roll-up-usage.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
 import { isSurfacePath } from '../surfaces/surface.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
@@ -48,6 +59,10 @@ export interface TeamsOptions {
   writer?: UsageWriterOptions | undefined;
   /** The clock (tests). */
   now?: (() => Date) | undefined;
+  /** The prices of a billed failure's usage (a stream cut short), whose envelope carried no cost. */
+  prices?: PriceBook | undefined;
+  /** Days per-request usage rows are kept before the rollup job sums and deletes them (30). */
+  retentionDays?: number | undefined;
 }
 
 /** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
@@ -115,7 +130,15 @@ export function allowedTargets<T extends Target>(
 /** Longest key the store is asked about; stored keys are far shorter. */
 const MAX_OFFERED_KEY = 512;
 
-function refusalEnvelope(caller: Caller, refusal: Refusal, traceId: string): UnifiedOutput {
+function refusalEnvelope(caller: Caller, refusal: Refusal | BudgetRefusal, traceId: string): UnifiedOutput {
+  if (refusal.limit === 'budget_usd') {
+    return systemFailure(
+      'INSUFFICIENT_CREDITS',
+      `The key "${caller.name}" has $${formatUsd(Math.max(0, refusal.value - refusal.used))} left of its $${formatUsd(refusal.value)} budget this ${refusal.period === 'total' ? 'key' : refusal.period}; this call may cost up to $${formatUsd(refusal.reserve)}.`,
+      traceId,
+      { ...refusal, key: caller.name },
+    );
+  }
   if (refusal.limit === 'budget_tokens') {
     return systemFailure(
       'INSUFFICIENT_CREDITS',
@@ -161,8 +184,13 @@ export function createTeams(options: TeamsOptions): Teams {
   const isStatic = options.staticKeys.length === 0 ? undefined : createKeyCheck(options.staticKeys);
   const failOpen = options.failOpen ?? false;
   const seen = new Map<string, { record: KeyRecord; at: number }>();
-  const counts = { storeErrors: 0, failOpenAdmissions: 0, tokenCountFailures: 0 };
+  const counts = { storeErrors: 0, failOpenAdmissions: 0, tokenCountFailures: 0, spendCountFailures: 0 };
+  /** Reservations made, by request: settled when the request's answer ends. */
+  const reservations = new WeakMap<RequestFacts, string>();
+  /** Settlements under way: a graceful stop waits for them, as for the usage records. */
+  const settles = new Set<Promise<void>>();
   let lastPrune = now().getTime();
+  let rollingUp: Promise<void> | undefined;
   const writer = new UsageWriter(store, {
     ...options.writer,
     onDrop: (dropped, reason) => {
@@ -304,6 +332,7 @@ export function createTeams(options: TeamsOptions): Teams {
     const routeName = providerRouteOf(route);
     const key = caller.key;
     if (routeName === undefined || key === undefined) return next();
+    if (key.budget_usd !== null) c.set('spend', spendGate(c, caller, key));
     if (key.routes !== null && !matchesAny(key.routes, routeName)) {
       return respond(
         c,
@@ -340,6 +369,45 @@ export function createTeams(options: TeamsOptions): Teams {
       addHeaders(c, rateLimitHeaders(key.rpm, key.rpm - admission.requests, admission.reset_s));
   };
 
+  /** The dollar budget of one request's key: its reservation, under the store-outage policy. */
+  const spendGate = (c: Context<GatewayEnv>, caller: Caller, key: KeyRecord): SpendGate => ({
+    async reserve(usd, ttlMs) {
+      let reservation: Awaited<ReturnType<typeof reserveSpend>>;
+      try {
+        reservation = await reserveSpend(store, key, usd, ttlMs, now());
+      } catch (error) {
+        if (!failOpen) return storeDown(c, error);
+        counts.failOpenAdmissions++;
+        return undefined;
+      }
+      if (reservation.reserved) {
+        reservations.set(c.get('facts'), reservation.id);
+        return undefined;
+      }
+      return respond(c, refusalEnvelope(caller, reservation.refusal, c.get('traceId')));
+    },
+  });
+
+  /** Replace a request's reservation with its cost; a store that fails leaves the reservation to expire. */
+  const settle = (facts: RequestFacts, key: KeyRecord, usd: number, ended: Date) => {
+    const id = reservations.get(facts);
+    if (id === undefined) return;
+    const settling = settleSpend(store, key, id, usd, ended).catch((error: unknown) => {
+      counts.spendCountFailures++;
+      log(
+        JSON.stringify({
+          time: ended.toISOString(),
+          event: 'spend_not_counted',
+          key: key.name,
+          usd,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    });
+    settles.add(settling);
+    settling.finally(() => settles.delete(settling));
+  };
+
   return {
     guard,
     failOpen,
@@ -349,6 +417,10 @@ export function createTeams(options: TeamsOptions): Teams {
       const ended = now();
       const input = facts.usage?.input_tokens ?? 0;
       const output = facts.usage?.output_tokens ?? 0;
+      // One charge for the token limits, the dollar budget and the record (docs/gateway.md, "Prices").
+      const { tokens, cost } = chargeOf(facts, options.prices, ended);
+      const caller = c.get('caller')?.key;
+      if (caller !== undefined) settle(facts, caller, cost?.usd ?? 0, ended);
       writer.add({
         request_id: globalThis.crypto.randomUUID(),
         time: new Date(ended.getTime() - seconds * 1000).toISOString(),
@@ -366,16 +438,31 @@ export function createTeams(options: TeamsOptions): Teams {
         latency_ms: Math.round(seconds * 1000),
         input_tokens: input,
         output_tokens: output,
+        cost_usd: cost === undefined ? 0 : cost.usd,
+        cost_reason: cost?.reason ?? null,
       });
       // Per-minute counters are only read for the current minute: delete old ones now and then.
       if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = ended.getTime();
-        pruneCounters(store, ended).catch(() => {
+        Promise.all([pruneCounters(store, ended), pruneReservations(store, ended)]).catch(() => {
           counts.storeErrors++;
         });
+        // One run at a time per instance; across instances the job's advisory lock lets one move each batch.
+        if (rollingUp === undefined)
+          rollingUp = rollUpUsage(store, ended, { retentionDays: options.retentionDays })
+            .then((report) => {
+              if (report.moved > 0)
+                log(JSON.stringify({ time: ended.toISOString(), event: 'usage_rolled_up', ...report }));
+            })
+            .catch(() => {
+              counts.storeErrors++;
+            })
+            .finally(() => {
+              rollingUp = undefined;
+            });
       }
       const key = c.get('caller')?.key;
-      if (key !== undefined) chargeKey(key, input + output, ended);
+      if (key !== undefined) chargeKey(key, tokens, ended);
     },
     async storeUp() {
       try {
@@ -408,12 +495,18 @@ export function createTeams(options: TeamsOptions): Teams {
         '# HELP verdict_gateway_tokens_not_counted_total Requests whose tokens could not be counted toward limits.',
         '# TYPE verdict_gateway_tokens_not_counted_total counter',
         `verdict_gateway_tokens_not_counted_total ${counts.tokenCountFailures}`,
+        '# HELP verdict_gateway_spend_not_counted_total Requests whose cost could not be settled against a dollar budget.',
+        '# TYPE verdict_gateway_spend_not_counted_total counter',
+        `verdict_gateway_spend_not_counted_total ${counts.spendCountFailures}`,
         '# HELP verdict_gateway_fail_open_admissions_total Stored-key requests admitted unchecked while the store was down.',
         '# TYPE verdict_gateway_fail_open_admissions_total counter',
         `verdict_gateway_fail_open_admissions_total ${counts.failOpenAdmissions}`,
       ];
     },
-    flush: (deadlineMs) => writer.flush(deadlineMs),
+    async flush(deadlineMs) {
+      await Promise.all(settles);
+      return writer.flush(deadlineMs);
+    },
   };
 }
 

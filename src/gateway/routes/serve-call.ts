@@ -12,6 +12,7 @@ import type { RouteName } from '../config.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
 import { allowedTargets } from '../middleware/teams.js';
 import type { ModelOf } from '../providers.js';
+import { worstCaseUsd } from '../spend/worst-case.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */
 export interface CallSpec<R, K extends RouteName> {
@@ -21,6 +22,8 @@ export interface CallSpec<R, K extends RouteName> {
   model: string;
   /** One attempt against one target, whose model is the route's; throws what the AI SDK throws. */
   call(input: AttemptInput<ModelOf<K>>): Promise<R>;
+  /** The request's output maximum, for the worst case a dollar budget reserves. */
+  maxOutputTokens?: number | undefined;
   /** The result as a draft envelope, through `verdict/unified/ai-sdk`. */
   convert(result: R, options: AiSdkOptions): UnifiedOutput | Promise<UnifiedOutput>;
 }
@@ -83,6 +86,32 @@ async function waitForPlace(
 }
 
 /**
+ * Reserve the call's worst case against the key's dollar budget, when it has one (docs/gateway.md, "Budgets in
+ * dollars"): the answer to give instead when it does not fit. The reservation outlives the route's deadline by a
+ * minute at most, so one an instance never settles stops counting.
+ */
+function reserveWorstCase(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  route: RouteName,
+  targets: readonly Target[],
+  maxOutputTokens: number | undefined,
+): Promise<Response | undefined> {
+  const gate = c.get('spend');
+  if (gate === undefined) return Promise.resolve(undefined);
+  const usd = worstCaseUsd(
+    {
+      targets: targets.map((target) => ({ provider: target.provider.id, model: target.modelId })),
+      inputBytes: c.get('facts').bodyBytes ?? 0,
+      maxOutputTokens,
+      at: new Date(),
+    },
+    runtime.prices,
+  );
+  return gate.reserve(usd, runtime.reliability(route).timeoutMs + 60_000);
+}
+
+/**
  * Resolve the model, wait for a place under the concurrency limit (or refuse with `retry-after`), call with
  * retries, fallbacks and the route's deadline. The place is handed back when `run` returns, unless `run` takes
  * the release itself (a stream keeps its place until it ends).
@@ -93,6 +122,7 @@ export async function withPlace<K extends RouteName>(
   route: K,
   model: string,
   run: (targets: Target<ModelOf<K>>[], takeRelease: () => () => void, place: Place) => Promise<Response>,
+  maxOutputTokens?: number,
 ): Promise<Response> {
   const traceId = c.get('traceId');
   // Every provider route is named after its modality.
@@ -100,6 +130,8 @@ export async function withPlace<K extends RouteName>(
   if (!resolved.ok) return respond(c, resolved.failure);
   const allowed = allowedTargets(c.get('caller'), model, resolved.targets, traceId);
   if (!allowed.ok) return respond(c, allowed.failure);
+  const refused = await reserveWorstCase(c, runtime, route, allowed.targets, maxOutputTokens);
+  if (refused !== undefined) return refused;
   const waited = await waitForPlace(c, runtime, route);
   if ('answer' in waited) {
     if (waited.clientGone) c.get('facts').clientClosed = true;
@@ -165,6 +197,7 @@ export async function serveCall<R, K extends RouteName>(
       attempts: outcome.attempts,
       fallbackFrom: outcome.fallbackFrom,
       target,
+      prices: runtime.prices,
     });
-  });
+  }, spec.maxOutputTokens);
 }

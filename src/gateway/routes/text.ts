@@ -124,6 +124,7 @@ export function serveText(
   return serveCall(c, runtime, {
     route: 'text',
     model: body.model,
+    maxOutputTokens: body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens,
     call: (input) => generateText(textCall(prepared, input)),
     convert: (result, options) => {
       const answer = fromGenerateText(result, options);
@@ -360,6 +361,7 @@ export function serveTextStream(
       attempts: outcome.attempts,
       fallbackFrom: outcome.fallbackFrom,
       target,
+      prices: runtime.prices,
     });
     if (outcome.result === undefined) {
       if (clientGone.signal.aborted) facts.clientClosed = true;
@@ -442,5 +444,5 @@ export function serveTextStream(
       ...EVENT_STREAM_HEADERS,
       ...surfaceHeaders(renderer, traceId, {}),
     });
-  });
+  }, body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens);
 }

@@ -3,10 +3,13 @@
  * `GET /v1/usage/requests` (pages of records), and `GET /v1/key`, the calling key's own limits. The teams
  * middleware has already checked the key (the admin key for `/v1/usage*`).
  */
+
 import type { Context, Hono } from 'hono';
 import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
 import { hasControlCharacter } from '../plain-id.js';
 import { ROUTE_TABLE } from '../route-table.js';
+import { formatUsd } from '../spend/cost-header.js';
+import { readSpend } from '../store/budgets.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
@@ -63,7 +66,7 @@ export function registerUsageRoutes(
       return respond(
         c,
         systemSuccess(
-          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s) from ${report.from} to ${report.to}.`,
+          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''} from ${report.from} to ${report.to}.`,
           traceId,
           { usage: report },
         ),
@@ -125,7 +128,9 @@ export function registerUsageRoutes(
       );
     }
     try {
-      const used = await readCounts(store, key, now());
+      const at = now();
+      const [counts, spend] = await Promise.all([readCounts(store, key, at), readSpend(store, key, at)]);
+      const used = { ...counts, period_usd: spend.spent, reserved_usd: spend.reserved };
       const left = (limit: number | null, count: number) =>
         limit === null ? null : Math.max(0, limit - count);
       return respond(
@@ -140,6 +145,11 @@ export function registerUsageRoutes(
               rpm: left(key.rpm, used.minute_requests),
               tpm: left(key.tpm, used.minute_tokens),
               budget_tokens: left(key.budget_tokens, used.period_tokens),
+              // Nanodollar sums, shown to twelve decimals like every cost.
+              budget_usd:
+                key.budget_usd === null
+                  ? null
+                  : Math.round(Math.max(0, key.budget_usd - spend.spent - spend.reserved) * 1e12) / 1e12,
             },
           },
         }),

@@ -3,6 +3,15 @@
  * PostgreSQL (`pg`) or PGlite, with versioned migrations.
  */
 export {
+  type BudgetRefusal,
+  pruneReservations,
+  type Reservation,
+  readSpend,
+  reserveSpend,
+  type SpendNow,
+  settleSpend,
+} from './budgets.js';
+export {
   BUDGET_PERIODS,
   type BudgetPeriod,
   checkKeyInput,
@@ -40,6 +49,7 @@ export {
   type UsageReport,
   type UsageTotals,
 } from './query-usage.js';
+export { type RollUpOptions, type RollUpReport, rollUpUsage } from './roll-up-usage.js';
 export {
   type UsageRecord,
   UsageWriter,

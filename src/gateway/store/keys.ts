@@ -16,7 +16,12 @@ export interface KeyLimits {
   tpm: number | null;
   /** Tokens per budget period; a request is admitted while the period's count is under it. */
   budget_tokens: number | null;
-  /** The budget's period (`day` when a budget is set without one). */
+  /**
+   * Dollars per budget period, reserved before each call and settled at its cost (docs/gateway.md, "Budgets in
+   * dollars"); a request is admitted while what is spent and reserved leaves room for its worst case.
+   */
+  budget_usd: number | null;
+  /** The period of both budgets (`day` when a budget is set without one). */
   budget_period: BudgetPeriod | null;
   /** Route names the key may call (`text`, `images`…), globs allowed; `null` is every route. */
   routes: string[] | null;
@@ -77,6 +82,13 @@ export function checkKeyInput(name: string | undefined, changes: KeyChanges): Ke
     if (value !== undefined && value !== null && !(Number.isSafeInteger(value) && value > 0)) {
       problems.push({ field, message: `${field} must be a positive whole number.` });
     }
+  }
+  const usd = changes.budget_usd;
+  if (usd !== undefined && usd !== null && !(Number.isFinite(usd) && usd > 0 && usd <= 1e9)) {
+    problems.push({
+      field: 'budget_usd',
+      message: 'budget_usd must be a number of dollars above 0, at most 1e9.',
+    });
   }
   if (
     changes.budget_period !== undefined &&
@@ -145,6 +157,7 @@ export function toKeyRecord(row: Record<string, unknown>): KeyRecord {
     rpm: numberOrNull(row.rpm),
     tpm: numberOrNull(row.tpm),
     budget_tokens: numberOrNull(row.budget_tokens),
+    budget_usd: numberOrNull(row.budget_usd),
     budget_period: (row.budget_period as BudgetPeriod | null) ?? null,
     routes: (row.routes as string[] | null) ?? null,
     models: (row.models as string[] | null) ?? null,
@@ -155,7 +168,7 @@ export function toKeyRecord(row: Record<string, unknown>): KeyRecord {
 }
 
 const KEY_COLUMNS =
-  'name, prefix, rpm, tpm, budget_tokens, budget_period, routes, models, expires_at, created_at, revoked_at';
+  'name, prefix, rpm, tpm, budget_tokens, budget_usd, budget_period, routes, models, expires_at, created_at, revoked_at';
 
 function refuse(problems: KeyProblem[]): never {
   throw new VerdictError('invalid_argument', problems.map((problem) => problem.message).join(' '));
@@ -179,10 +192,11 @@ export async function createKey(
   const problems = checkKeyInput(name, limits);
   if (problems.length > 0) refuse(problems);
   const key = generateKey();
-  const period = limits.budget_period ?? (limits.budget_tokens == null ? null : 'day');
+  const period =
+    limits.budget_period ?? (limits.budget_tokens == null && limits.budget_usd == null ? null : 'day');
   const rows = await store.query(
-    `INSERT INTO verdict_keys (name, key_hash, prefix, rpm, tpm, budget_tokens, budget_period, routes, models, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10)
+    `INSERT INTO verdict_keys (name, key_hash, prefix, rpm, tpm, budget_tokens, budget_period, routes, models, expires_at, budget_usd)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11)
      ON CONFLICT (name) DO NOTHING
      RETURNING ${KEY_COLUMNS}`,
     [
@@ -196,6 +210,7 @@ export async function createKey(
       jsonOrNull(limits.routes),
       jsonOrNull(limits.models),
       limits.expires_at == null ? null : new Date(limits.expires_at).toISOString(),
+      limits.budget_usd ?? null,
     ],
   );
   const row = rows[0];
@@ -240,7 +255,8 @@ export async function updateKey(
        rpm = CASE WHEN $2 THEN $3::integer ELSE rpm END,
        tpm = CASE WHEN $4 THEN $5::bigint ELSE tpm END,
        budget_tokens = CASE WHEN $6 THEN $7::bigint ELSE budget_tokens END,
-       budget_period = CASE WHEN $8 THEN $9::text WHEN $7::bigint IS NOT NULL AND budget_period IS NULL THEN 'day' ELSE budget_period END,
+       budget_usd = CASE WHEN $16 THEN $17::float8 ELSE budget_usd END,
+       budget_period = CASE WHEN $8 THEN $9::text WHEN ($7::bigint IS NOT NULL OR $17::float8 IS NOT NULL) AND budget_period IS NULL THEN 'day' ELSE budget_period END,
        routes = CASE WHEN $10 THEN $11::jsonb ELSE routes END,
        models = CASE WHEN $12 THEN $13::jsonb ELSE models END,
        expires_at = CASE WHEN $14 THEN $15::timestamptz ELSE expires_at END
@@ -262,6 +278,8 @@ export async function updateKey(
       jsonOrNull(changes.models),
       given('expires_at'),
       changes.expires_at == null ? null : new Date(changes.expires_at).toISOString(),
+      given('budget_usd'),
+      changes.budget_usd ?? null,
     ],
   );
   return rows[0] === undefined ? undefined : toKeyRecord(rows[0]);

@@ -26,7 +26,7 @@ export function periodStart(period: BudgetPeriod, now: Date): Date {
 }
 
 /** Seconds until the budget period holding `now` ends, or `null` for `total`. */
-function periodResetSeconds(period: BudgetPeriod, now: Date): number | null {
+export function periodResetSeconds(period: BudgetPeriod, now: Date): number | null {
   if (period === 'total') return null;
   const start = periodStart(period, now);
   const end =

@@ -12,7 +12,7 @@ export interface Migration {
 
 /**
  * The schema, step by step. Keys hold only a SHA-256 hash of the key; counters hold one row per key, kind and
- * window (`requests` and `tokens` per minute, `budget` per budget period); usage holds one row per request, keyed
+ * window (`requests` and `tokens` per minute, `budget` and `spend` per budget period); usage holds one row per request, keyed
  * by a request id so that a retried batch writes each row once.
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -66,6 +66,39 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'the client surface of each usage record',
     statements: ["ALTER TABLE verdict_usage ADD COLUMN surface text NOT NULL DEFAULT 'verdict'"],
+  },
+  {
+    version: 3,
+    name: 'cost of each request, budgets in dollars, daily rollups',
+    statements: [
+      // A row written before prices has no cost: sums count it as unpriced, as they count a call without a price.
+      'ALTER TABLE verdict_usage ADD COLUMN cost_usd double precision',
+      'ALTER TABLE verdict_usage ADD COLUMN cost_reason text',
+      'ALTER TABLE verdict_keys ADD COLUMN budget_usd double precision',
+      // What admitted calls may still cost, in nanodollars, until they settle or expire (a crashed instance's).
+      `CREATE TABLE verdict_reservations (
+        id text PRIMARY KEY,
+        key_name text NOT NULL,
+        amount bigint NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX verdict_reservations_key ON verdict_reservations (key_name, expires_at)',
+      // Requests past the retention, summed per UTC day, key, provider, model and route ('' for none).
+      `CREATE TABLE verdict_usage_daily (
+        day date NOT NULL,
+        key_name text NOT NULL,
+        provider text NOT NULL,
+        model text NOT NULL,
+        route text NOT NULL,
+        requests bigint NOT NULL,
+        errors bigint NOT NULL,
+        input_tokens bigint NOT NULL,
+        output_tokens bigint NOT NULL,
+        cost_usd double precision NOT NULL,
+        unpriced bigint NOT NULL,
+        PRIMARY KEY (day, key_name, provider, model, route)
+      )`,
+    ],
   },
 ];
 

@@ -25,6 +25,10 @@ export interface UsageTotals {
   input_tokens: number;
   /** Output tokens. */
   output_tokens: number;
+  /** Dollars, over the requests that have a price (docs/gateway.md, "Prices"). */
+  cost_usd: number;
+  /** Requests without a price (`cost_usd` leaves them out): an unknown model, usage the provider did not report. */
+  unpriced: number;
   /** Median latency in milliseconds (`null` without requests). */
   latency_p50_ms: number | null;
   /** 95th percentile latency in milliseconds. */
@@ -58,6 +62,8 @@ const AGGREGATES = `count(*)::float8 AS requests,
   (count(*) FILTER (WHERE code <> 'ok'))::float8 AS errors,
   COALESCE(sum(input_tokens), 0)::float8 AS input_tokens,
   COALESCE(sum(output_tokens), 0)::float8 AS output_tokens,
+  COALESCE(sum(cost_usd), 0)::float8 AS cost_usd,
+  (count(*) FILTER (WHERE cost_usd IS NULL))::float8 AS unpriced,
   (percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p50_ms,
   (percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p95_ms,
   (percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p99_ms`;
@@ -74,6 +80,9 @@ function totalsOf(row: Record<string, unknown>): UsageTotals {
     errors: Number(row.errors ?? 0),
     input_tokens: Number(row.input_tokens ?? 0),
     output_tokens: Number(row.output_tokens ?? 0),
+    // Twelve decimals, as each cost is given: a sum of doubles carries binary noise past them.
+    cost_usd: Math.round(Number(row.cost_usd ?? 0) * 1e12) / 1e12,
+    unpriced: Number(row.unpriced ?? 0),
     latency_p50_ms: maybe(row.latency_p50_ms),
     latency_p95_ms: maybe(row.latency_p95_ms),
     latency_p99_ms: maybe(row.latency_p99_ms),
@@ -176,6 +185,8 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     latency_ms: Number(row.latency_ms),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),
+    cost_usd: row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd),
+    cost_reason: text(row.cost_reason),
   };
 }
 

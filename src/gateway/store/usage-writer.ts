@@ -33,6 +33,10 @@ export interface UsageRecord {
   input_tokens: number;
   /** Output tokens of a success. */
   output_tokens: number;
+  /** Dollars the request cost (0 when no provider billed it); `null` when it could not be priced (docs/gateway.md, "Prices"). */
+  cost_usd: number | null;
+  /** Why the request has no price (`unknown_price`…); `null` when it has one. */
+  cost_reason: string | null;
 }
 
 /** How the writer batches and retries. */
@@ -81,13 +85,15 @@ const COLUMNS = [
   'latency_ms',
   'input_tokens',
   'output_tokens',
+  'cost_usd',
+  'cost_reason',
 ] as const;
 
 // One statement per batch whatever its size: every column travels as one array parameter.
 const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::integer[], $14::bigint[],
-    $15::bigint[])
+    $15::bigint[], $16::double precision[], $17::text[])
   ON CONFLICT (request_id) DO NOTHING`;
 
 /** Failures in a row after which the writer counts as stuck (`/healthz` says so). */

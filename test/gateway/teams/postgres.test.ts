@@ -4,6 +4,7 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../../src/g
 import {
   createKey,
   type GatewayStore,
+  MIGRATIONS,
   migrateStore,
   openStore,
   readCounts,
@@ -199,7 +200,11 @@ describe('verdict gateway keys and migrate on PostgreSQL', () => {
     const store = ['--store', postgres.url, '--json'];
     const migrated = await spawnCli(['gateway', 'migrate', ...store]);
     expect(migrated.status).toBe(0);
-    expect(JSON.parse(migrated.stdout)).toMatchObject({ success: true, version: 2, applied: [] });
+    expect(JSON.parse(migrated.stdout)).toMatchObject({
+      success: true,
+      version: MIGRATIONS.length,
+      applied: [],
+    });
     const created = await spawnCli([
       'gateway',
       'keys',

@@ -401,6 +401,8 @@ describe('the usage writer', () => {
       latency_ms: 1,
       input_tokens: 0,
       output_tokens: 0,
+      cost_usd: 0,
+      cost_reason: null,
     });
     const added = ['a', 'b', 'c', 'd', 'e'].map((id) => writer.add(record(id)));
     expect(added).toEqual([true, true, true, false, false]);
