@@ -37,6 +37,8 @@ function record(id: string, model: string | null = 'gpt-4o-mini'): UsageRecord {
     latency_ms: 1,
     input_tokens: 1,
     output_tokens: 1,
+    cost_usd: null,
+    cost_reason: null,
   };
 }
 

@@ -9,7 +9,7 @@ import {
   readSpend,
   reserveSpend,
 } from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { fixture } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';

@@ -8,7 +8,7 @@ import {
   type UsageRecord,
   UsageWriter,
 } from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import { useReplay } from '../use-replay.js';
 
 // Retention and daily rollups on a stopped clock (docs/gateway.md, "Retention"), on PGlite and on an embedded
@@ -42,6 +42,7 @@ function records(count: number, stepMs: number): UsageRecord[] {
     trace_id: `t-${index}`,
     key_name: index % 2 === 0 ? 'team-a' : null,
     route: '/v1/text',
+    surface: 'verdict',
     provider: 'openai',
     model: index % 3 === 0 ? 'gpt-4o' : 'gpt-4o-mini',
     target: 'openai:gpt-4o-mini',
