@@ -3,6 +3,7 @@ import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
 import { pointerOf } from '../json/json-pointer.js';
 import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
+import { type CacheConfig, cacheConfigSchema } from './cache/cache-settings.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
 
@@ -77,6 +78,7 @@ export const gatewayConfigSchema = z.strictObject({
   maxConnections: positiveInt.optional(),
   headersTimeoutMs: positiveInt.optional(),
   bodyTimeoutMs: positiveInt.optional(),
+  cache: cacheConfigSchema.optional(),
 });
 
 /** How to reach one provider. */
@@ -147,6 +149,8 @@ export interface GatewayConfig {
   headersTimeoutMs?: number | undefined;
   /** Longest wait for a request's body, in milliseconds; then the answer is `REQUEST_TIMEOUT` (30 000). */
   bodyTimeoutMs?: number | undefined;
+  /** The response cache: on when present, unless `enabled: false` (docs/gateway.md, "Cache"). */
+  cache?: CacheConfig | undefined;
 }
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */

@@ -1,6 +1,11 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { traceIdFrom } from '../unified/trace-id-from.js';
+import {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+} from './cache/serve-through-cache.js';
 import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import { checkProviderKeys, type GatewayOptions, gatewayKeysOf, secretsOf } from './gateway-options.js';
@@ -97,6 +102,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       onFinish: teams?.finish,
     }),
   );
+  // With a cache, every answer says what it did (docs/gateway.md, "Cache"): a request it took no part in —
+  // refused, or on a route it does not keep — is a bypass.
+  if (runtime.cache !== undefined) {
+    app.use(async (c, next) => {
+      await next();
+      if (!c.res.headers.has(CACHE_STATUS_HEADER))
+        c.res.headers.set(CACHE_STATUS_HEADER, c.get('facts').cache ?? 'bypass');
+    });
+  }
   // A surface's answers, the refusals of the middleware below included, are written in its client's shape.
   for (const surface of SURFACES) {
     app.use(`${surface.prefix}*`, async (c, next) => {
@@ -119,8 +133,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           'traceparent',
           'x-request-id',
           'x-trace-id',
+          'cache-control',
+          CACHE_TTL_HEADER,
+          CACHE_NAMESPACE_HEADER,
         ],
         exposeHeaders: [
+          CACHE_STATUS_HEADER,
           'x-trace-id',
           'x-request-id',
           'request-id',

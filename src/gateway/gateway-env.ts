@@ -4,6 +4,8 @@ import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { responseOfValid } from '../unified/to-http-response.js';
 import type { UnifiedOutput } from '../unified/types.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
+import type { ResponseCache } from './cache/response-cache.js';
+import type { CacheStatus } from './cache/serve-through-cache.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { RouteName } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -46,6 +48,10 @@ export interface RequestFacts {
   key?: string;
   /** The client surface that answered (`verdict` unless a drop-in surface's route did). */
   surface?: SurfaceName;
+  /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
+  cache?: CacheStatus;
+  /** The envelope answered (or a stream's final one), as built. */
+  envelope?: UnifiedOutput;
 }
 
 /** Hono's variables in a gateway request. */
@@ -85,6 +91,8 @@ export interface GatewayRuntime {
   readonly stopSignal: StopNotice;
   /** Longest wait for a request's body, in milliseconds. */
   readonly bodyTimeoutMs: number;
+  /** The response cache, when it is on (docs/gateway.md, "Cache"). */
+  readonly cache?: ResponseCache | undefined;
   /** Targets of a requested model for a modality, or the failure to answer. */
   resolve<K extends Modality>(
     model: string,
@@ -164,6 +172,7 @@ export function onAnswerEnd(facts: RequestFacts | undefined, done: () => void): 
 export function noteEnvelope(facts: RequestFacts | undefined, envelope: UnifiedOutput): void {
   if (facts === undefined) return;
   facts.provider = envelope.provider;
+  facts.envelope = envelope;
   facts.code = envelope.success ? 'ok' : envelope.error.code;
   const model = envelope.metadata.model;
   if (typeof model === 'string') facts.model = model;

@@ -43,6 +43,8 @@ export interface GatewayOptions extends GatewayConfig {
   storeFailOpen?: boolean | undefined;
   /** The clock of limit windows and usage records (tests); default: the system clock. */
   storeClock?: (() => Date) | undefined;
+  /** The response cache's clock in milliseconds since the epoch (tests); default: `Date.now`. */
+  cacheClock?: (() => number) | undefined;
 }
 
 /** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */

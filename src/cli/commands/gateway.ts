@@ -81,6 +81,11 @@ export const GATEWAY_COMMAND = {
       description: 'Also follow symlinks that lead out of the console directory.',
     },
     'log-content': { type: 'boolean', description: 'Log prompts and outputs (off by default).' },
+    cache: {
+      type: 'boolean',
+      description:
+        "Answer repeated text requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
+    },
     demo: {
       type: 'boolean',
       description: 'Add the offline demo provider: recorded answers for every route, no account needed.',
@@ -285,6 +290,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-dotfiles'?: boolean;
     'console-symlinks'?: boolean;
     'log-content'?: boolean;
+    cache?: boolean;
     demo?: boolean;
     store?: string;
     'store-fail-open'?: boolean;
@@ -378,6 +384,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
       fetch: providerFetch.fetch,
       ...(store === undefined ? {} : { store, storeFailOpen: options['store-fail-open'] === true }),
       ...(options['log-content'] ? { logContent: true } : {}),
+      ...(options.cache ? { cache: { ...config.cache, enabled: true } } : {}),
       env: io.env,
       log,
       ...consoleHandler,

@@ -330,6 +330,7 @@ export function createTeams(options: TeamsOptions): Teams {
         latency_ms: Math.round(seconds * 1000),
         input_tokens: input,
         output_tokens: output,
+        cache: facts.cache ?? null,
       });
       // Per-minute counters are only read for the current minute: delete old ones now and then.
       if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {

@@ -174,6 +174,7 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     latency_ms: Number(row.latency_ms),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),
+    cache: text(row.cache),
   };
 }
 

@@ -33,6 +33,8 @@ export interface UsageRecord {
   input_tokens: number;
   /** Output tokens of a success. */
   output_tokens: number;
+  /** `hit` when the response cache answered (no provider call, no tokens), `miss`, `bypass`, or `null` without a cache. */
+  cache?: string | null | undefined;
 }
 
 /** How the writer batches and retries. */
@@ -77,13 +79,14 @@ const COLUMNS = [
   'latency_ms',
   'input_tokens',
   'output_tokens',
+  'cache',
 ] as const;
 
 // One statement per batch whatever its size: every column travels as one array parameter.
 const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::integer[], $14::bigint[],
-    $15::bigint[])
+    $15::bigint[], $16::text[])
   ON CONFLICT (request_id) DO NOTHING`;
 
 /**
@@ -135,7 +138,7 @@ export class UsageWriter {
         try {
           await this.store.query(
             INSERT_BATCH,
-            COLUMNS.map((column) => batch.map((record) => record[column])),
+            COLUMNS.map((column) => batch.map((record) => record[column] ?? null)),
           );
           this.queue.splice(0, batch.length);
           this.stats.written += batch.length;
