@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createKey, findKeyByName, migrateStore, openStore } from '../../../src/gateway/store/index.js';
+import {
+  createKey,
+  findKeyByName,
+  MIGRATIONS,
+  migrateStore,
+  openStore,
+} from '../../../src/gateway/store/index.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -15,7 +21,7 @@ describe('a PGlite store directory', () => {
     const dir = await mkdtemp(join(tmpdir(), 'verdict-pglite-'));
     dirs.push(dir);
     const store = await openStore(join(dir, 'gateway'));
-    expect((await migrateStore(store)).applied).toEqual([1]);
+    expect((await migrateStore(store)).applied).toEqual(MIGRATIONS.map((migration) => migration.version));
     const { key } = await createKey(store, 'team-a', { rpm: 5 });
     expect(await readFile(join(dir, 'gateway', 'verdict-gateway.lock'), 'utf8')).toBe(String(process.pid));
     await expect(openStore(join(dir, 'gateway'))).rejects.toThrow(
