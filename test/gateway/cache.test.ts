@@ -229,6 +229,16 @@ describe('streams through the cache', () => {
     expect(providerCalls()).toBe(2);
   });
 
+  test('an answer larger than the entry size limit is served, not kept, streamed or not', async () => {
+    const app = gateway({ cache: { max_entry_bytes: 64 } });
+    expect((await stream(app)).cache).toBe('miss');
+    expect((await stream(app)).cache).toBe('miss');
+    expect((await post(app, QUESTION)).headers.get('x-verdict-cache')).toBe('miss');
+    expect((await post(app, QUESTION)).headers.get('x-verdict-cache')).toBe('miss');
+    expect(providerCalls()).toBe(4);
+    expect(await (await app.request('/metrics')).text()).toContain('verdict_gateway_cache_too_large_total 4');
+  });
+
   test('a stream cut short is never kept', async () => {
     const app = gateway();
     replay.enqueue(fixture('openai.chat/success/stream-text.json', { dropAfterEvents: 3, eventDelayMs: 30 }));

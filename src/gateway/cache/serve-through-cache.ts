@@ -195,7 +195,7 @@ export async function serveTextThroughCache(
   // The first of identical requests answers; the others wait for it (above). A request that skipped the read
   // does not make others wait for it when one is already answering.
   const end = plan.read || cache.pending(key) === undefined ? cache.begin(key) : () => undefined;
-  const recorder = createRecorder();
+  const recorder = createRecorder(cache.settings.maxEntryBytes);
   let response: Response;
   try {
     response = await serve(request.stream === true ? recorder : undefined);
@@ -206,8 +206,9 @@ export async function serveTextThroughCache(
   onAnswerEnd(facts, () => {
     const envelope = facts.envelope;
     const streamed = recorder.opened;
-    const complete = !streamed || recorder.complete;
+    const complete = !streamed || (recorder.complete && !recorder.tooLarge);
     if (envelope?.success !== true || facts.clientClosed === true || !complete) {
+      if (recorder.tooLarge) cache.stats.tooLarge++;
       end();
       return;
     }
@@ -217,17 +218,37 @@ export async function serveTextThroughCache(
   return response;
 }
 
-/** A recorder of a stream's events; `complete` once the final envelope was written. */
-function createRecorder(): StreamRecorder & { events: CachedEvent[]; opened: boolean; complete: boolean } {
+/**
+ * A recorder of a stream's events; `complete` once the final envelope was written. It stops recording once the
+ * events alone are larger than an entry may be (`tooLarge`), so a long stream costs no more memory than that.
+ */
+function createRecorder(maxBytes: number): StreamRecorder & {
+  events: CachedEvent[];
+  opened: boolean;
+  complete: boolean;
+  tooLarge: boolean;
+} {
+  let bytes = 0;
   const recorder = {
     events: [] as CachedEvent[],
     opened: false,
     complete: false,
+    tooLarge: false,
     wrap(write: TextStreamWrite): TextStreamWrite {
       recorder.opened = true;
       return (event, data) => {
-        if (event === 'envelope') recorder.complete = true;
-        else recorder.events.push({ event, data });
+        if (event === 'envelope') {
+          recorder.complete = true;
+        } else if (!recorder.tooLarge) {
+          // The JSON's length in UTF-16 units is at most its UTF-8 length: an estimate that never overcounts.
+          bytes += event.length + (JSON.stringify(data)?.length ?? 0);
+          if (bytes > maxBytes) {
+            recorder.tooLarge = true;
+            recorder.events = [];
+          } else {
+            recorder.events.push({ event, data });
+          }
+        }
         return write(event, data);
       };
     },
