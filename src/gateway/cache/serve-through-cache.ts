@@ -12,6 +12,7 @@ import {
 } from '../gateway-env.js';
 import { allowedTargets } from '../middleware/teams.js';
 import type { TextRequest } from '../request-schemas.js';
+import type { RouteName } from '../route-table.js';
 import {
   ENVELOPE_RENDERER,
   surfaceHeaders,
@@ -67,12 +68,40 @@ function directivesOf(header: string | undefined): Set<string> {
   );
 }
 
+/**
+ * A request as the cache sees it: its route, the model it names, what its key holds of it, and why it cannot be
+ * cached when it cannot. Any route of {@link CACHEABLE_ROUTES} can be served through the cache with one.
+ */
+export interface CacheSubject {
+  /** The route, whose targets the model resolves to. */
+  readonly route: RouteName;
+  /** The requested model (`provider:model` or an alias). */
+  readonly model: string;
+  /** The request without what does not change its answer (`stream`). */
+  readonly keyed: unknown;
+  /** Why it cannot be cached (a member the cache cannot key on), or `undefined`. */
+  readonly uncacheable: string | undefined;
+  /** Whether the client asked for a stream. */
+  readonly stream: boolean;
+}
+
+/** A text request as the cache sees it. */
+export function textCacheSubject(request: TextRequest): CacheSubject {
+  return {
+    route: 'text',
+    model: request.model,
+    keyed: keyedTextRequest(request),
+    uncacheable: uncacheableTextReason(request),
+    stream: request.stream === true,
+  };
+}
+
 /** Read the request's cache headers and route, and make its key. */
-async function planText(
+async function planRequest(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
   cache: ResponseCache,
-  request: TextRequest,
+  subject: CacheSubject,
 ): Promise<Plan> {
   const traceId = c.get('traceId');
   const { settings } = cache;
@@ -108,25 +137,25 @@ async function planText(
   const directives = directivesOf(c.req.header('cache-control'));
   const read = !directives.has('no-cache');
   const write = !directives.has('no-store');
-  const route = 'text';
+  const { route } = subject;
   if (
     (!read && !write) ||
     settings.routesOff.has(route) ||
     !(CACHEABLE_ROUTES as readonly string[]).includes(route) ||
-    settings.aliases[request.model] === false ||
-    uncacheableTextReason(request) !== undefined
+    settings.aliases[subject.model] === false ||
+    subject.uncacheable !== undefined
   ) {
     return { kind: 'bypass' };
   }
   // A model that does not resolve, or that the key may not use, is the pipeline's to refuse.
-  const resolved = runtime.resolve(request.model, 'text', traceId);
+  const resolved = runtime.resolve(subject.model, route, traceId);
   if (!resolved.ok) return { kind: 'bypass' };
   const caller = c.get('caller');
-  if (!allowedTargets(caller, request.model, resolved.targets, traceId).ok) return { kind: 'bypass' };
+  if (!allowedTargets(caller, subject.model, resolved.targets, traceId).ok) return { kind: 'bypass' };
   const key = await hashCacheKey({
     route,
     targets: resolved.targets.map((target) => target.label),
-    request: keyedTextRequest(request),
+    request: subject.keyed,
     scope: settings.share === 'gateway' ? '' : (caller?.name ?? ''),
     namespace: namespace ?? '',
   });
@@ -151,21 +180,21 @@ async function waitFor(pending: Promise<void>, timeoutMs: number, signal: AbortS
 }
 
 /**
- * Serve a text request through the cache: a hit is answered from the entry; otherwise the pipeline answers and a
+ * Serve a request through the cache: a hit is answered from the entry; otherwise the pipeline answers and a
  * success is kept. Identical requests arriving while one is answered wait for it, then read its entry (a failure
  * is not shared: each of them then calls the provider itself).
  */
-export async function serveTextThroughCache(
+export async function serveThroughCache(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
-  request: TextRequest,
+  subject: CacheSubject,
   serve: ServeUncached,
 ): Promise<Response> {
   const cache = runtime.cache;
   if (cache === undefined) return serve(undefined);
   const startedAt = performance.now();
   const facts = c.get('facts');
-  const plan = await planText(c, runtime, cache, request);
+  const plan = await planRequest(c, runtime, cache, subject);
   if (plan.kind === 'refuse') return respond(c, plan.failure);
   if (plan.kind === 'bypass') {
     facts.cache = 'bypass';
@@ -178,12 +207,12 @@ export async function serveTextThroughCache(
     const pending = hit === undefined ? cache.pending(key) : undefined;
     if (pending !== undefined) {
       cache.stats.coalesced++;
-      await waitFor(pending, runtime.reliability('text').timeoutMs, c.req.raw.signal);
+      await waitFor(pending, runtime.reliability(subject.route).timeoutMs, c.req.raw.signal);
       hit = await cache.read(key);
     }
     if (hit !== undefined) {
       cache.stats.hits++;
-      return serveHit(c, cache, hit, request.stream === true, startedAt);
+      return serveHit(c, cache, hit, subject.stream, startedAt);
     }
     cache.stats.misses++;
     facts.cache = 'miss';
@@ -198,7 +227,7 @@ export async function serveTextThroughCache(
   const recorder = createRecorder(cache.settings.maxEntryBytes);
   let response: Response;
   try {
-    response = await serve(request.stream === true ? recorder : undefined);
+    response = await serve(subject.stream ? recorder : undefined);
   } catch (error) {
     end();
     throw error;

@@ -10,7 +10,7 @@ import {
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { buildEnvelope, withMetadata } from '../build-envelope.js';
-import { type StreamRecorder, serveTextThroughCache } from '../cache/serve-through-cache.js';
+import { type StreamRecorder, serveThroughCache, textCacheSubject } from '../cache/serve-through-cache.js';
 import {
   type AttemptInput,
   callWithFallbacks,
@@ -121,7 +121,7 @@ export function serveTextRequest(
   const checked = prepareText(c, runtime, body);
   if (!checked.ok) return Promise.resolve(checked.response);
   const { prepared } = checked;
-  return serveTextThroughCache(c, runtime, body, (recorder) =>
+  return serveThroughCache(c, runtime, textCacheSubject(body), (recorder) =>
     body.stream === true
       ? serveTextStream(c, runtime, body, prepared, recorder)
       : serveText(c, runtime, body, prepared),
