@@ -2,7 +2,8 @@
 //
 //   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
 //                          [--modes plain,stream] [--soak N] [--warmup N] [--force] [--baseline DIR]
-//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey]
+//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey,cache-hit,cache-miss]
+//                          [--cache]
 //
 // One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
 // of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
@@ -16,6 +17,10 @@
 // `--baseline DIR` adds a second verdict build as one more target, "verdict gateway (baseline)": DIR is another
 // checkout (its `dist/cli/main.js`, built) or that file itself, so that a change's CPU per request is compared
 // with the build before it in the same rounds, on the same machine load.
+//
+// `--cache` adds a `verdict gateway --cache` as two more targets: "hits", the same request again and again (all
+// but the first are answered from the cache), and "no-cache", each request with `cache-control: no-cache` (the
+// provider answers and the answer is stored: a miss's work), so that a hit's latency and CPU read against a miss's.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -39,7 +44,17 @@ const SOAK_TOTAL = Number(option('soak', '100000'));
 const WARMUP = Number(option('warmup', '1000'));
 const BASELINE = option('baseline', undefined);
 /** Which targets are timed (all by default): a narrower run compares two of them in more rounds. */
-const TARGET_KEYS = ['direct', 'floor', 'ai-sdk', 'verdict', 'baseline', 'portkey'];
+const TARGET_KEYS = [
+  'direct',
+  'floor',
+  'ai-sdk',
+  'verdict',
+  'baseline',
+  'portkey',
+  'cache-hit',
+  'cache-miss',
+];
+const CACHE = args.includes('--cache');
 const TARGETS = new Set(option('targets', TARGET_KEYS.join(',')).split(','));
 for (const key of TARGETS) {
   if (!TARGET_KEYS.includes(key))
@@ -314,6 +329,14 @@ const baseline =
         verdictEnv,
         '/healthz',
       );
+const cached = CACHE
+  ? await startServer(
+      'verdict gateway --cache',
+      (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--cache', '--port', String(port)],
+      verdictEnv,
+      '/healthz',
+    )
+  : undefined;
 let portkey;
 let portkeyError;
 try {
@@ -381,6 +404,26 @@ function targetsOf(shape, streamed) {
   ];
   if (baseline) {
     targets.push({ key: 'baseline', ...baseline, path: '/v1/text', body: verdictBody, headers: json });
+  }
+  if (cached) {
+    targets.push(
+      {
+        key: 'cache-hit',
+        ...cached,
+        name: 'verdict gateway --cache (hits)',
+        path: '/v1/text',
+        body: verdictBody,
+        headers: json,
+      },
+      {
+        key: 'cache-miss',
+        ...cached,
+        name: 'verdict gateway --cache (no-cache: a miss)',
+        path: '/v1/text',
+        body: verdictBody,
+        headers: { ...json, 'cache-control': 'no-cache' },
+      },
+    );
   }
   if (portkey) {
     targets.push({
