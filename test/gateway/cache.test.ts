@@ -1,7 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { createKey, migrateStore, openStore, queryRequests } from '../../src/gateway/store/index.js';
+import {
+  createKey,
+  migrateStore,
+  openStore,
+  queryRequests,
+  readCounts,
+} from '../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../src/unified/index.js';
 import { createHold, fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { parseSse, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
@@ -326,9 +332,13 @@ describe('keys and usage records', () => {
     try {
       const a = await createKey(store, 'team-a', { tpm: 1_000_000 });
       const b = await createKey(store, 'team-b');
-      const app = gateway({ store });
+      const clock = new Date('2026-03-02T10:00:30Z');
+      const app = gateway({ store, storeClock: () => clock });
       const as = (key: string) => ({ authorization: `Bearer ${key}` });
-      expect((await post(app, QUESTION, as(a.key))).headers.get('x-verdict-cache')).toBe('miss');
+      const missed = await answer(await post(app, QUESTION, as(a.key)));
+      expect(missed.cache).toBe('miss');
+      if (!missed.envelope.success) throw new Error('expected a success');
+      const tokens = missed.envelope.usage.input_tokens + missed.envelope.usage.output_tokens;
       expect((await post(app, QUESTION, as(b.key))).headers.get('x-verdict-cache')).toBe('miss');
       expect((await post(app, QUESTION, as(a.key))).headers.get('x-verdict-cache')).toBe('hit');
       expect(await app.flush(5000)).toBe(0);
@@ -337,6 +347,13 @@ describe('keys and usage records', () => {
       expect(ofA.map((record) => record.cache).sort()).toEqual(['hit', 'miss']);
       const hit = ofA.find((record) => record.cache === 'hit');
       expect(hit).toMatchObject({ input_tokens: 0, output_tokens: 0, attempts: 0, target: MODEL });
+      // The limits counted both requests, and the tokens of the miss only (the counts are written off the
+      // request's path: read once the miss's are there).
+      let counts = await readCounts(store, a.record, clock);
+      for (let tries = 0; tries < 500 && counts.minute_tokens === 0; tries++) {
+        counts = await readCounts(store, a.record, clock);
+      }
+      expect(counts).toMatchObject({ minute_requests: 2, minute_tokens: tokens });
 
       const shared = gateway({ store, cache: { share: 'gateway' } });
       await post(shared, QUESTION, as(a.key));
