@@ -163,6 +163,9 @@ export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
               type: 'integer',
               minimum: 0,
             },
+            cost_saved: {
+              description: "The original answer's metadata.cost, when it had one.",
+            },
           },
         },
       },

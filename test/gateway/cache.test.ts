@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { hashCacheKey } from '../../src/gateway/cache/cache-key.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import {
   createKey,
@@ -354,6 +355,30 @@ describe('keys and usage records', () => {
         counts = await readCounts(store, a.record, clock);
       }
       expect(counts).toMatchObject({ minute_requests: 2, minute_tokens: tokens });
+
+      // An entry whose envelope says its cost (metadata.cost) answers without it: the hit cost nothing, and
+      // says what it saved.
+      const body = { ...QUESTION, input: 'What does it cost?' };
+      const key = await hashCacheKey({
+        route: 'text',
+        targets: [MODEL],
+        request: body,
+        scope: 'team-a',
+        namespace: '',
+      });
+      const priced = {
+        ...missed.envelope,
+        metadata: { ...missed.envelope.metadata, cost: { total_usd: 0.002 } },
+      };
+      const expires = new Date(Date.now() + 3_600_000);
+      await store.query(
+        'INSERT INTO verdict_cache (key, answer, bytes, stored_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [key, JSON.stringify({ envelope: priced }), 100, new Date().toISOString(), expires.toISOString()],
+      );
+      const saved = await answer(await post(app, body, as(a.key)));
+      expect(saved.cache).toBe('hit');
+      expect(saved.envelope.metadata.cost).toBeUndefined();
+      expect(saved.envelope.metadata.cache).toMatchObject({ cost_saved: { total_usd: 0.002 } });
 
       const shared = gateway({ store, cache: { share: 'gateway' } });
       await post(shared, QUESTION, as(a.key));

@@ -315,14 +315,21 @@ function serveHit(
   const traceId = c.get('traceId');
   const facts = c.get('facts');
   const stored = hit.answer.envelope;
+  // A hit costs nothing: the original answer's cost, when the envelope says it, is what the hit saved.
+  const { cost, ...metadata } = stored.metadata;
   const draft: UnifiedSuccess = {
     ...stored,
     metadata: {
-      ...stored.metadata,
+      ...metadata,
       trace_id: traceId,
       latency_ms: Math.round(performance.now() - startedAt),
       attempts: 0,
-      cache: { status: 'hit', trace_id: stored.metadata.trace_id, age_s: cache.ageS(hit.storedAt) },
+      cache: {
+        status: 'hit',
+        trace_id: stored.metadata.trace_id,
+        age_s: cache.ageS(hit.storedAt),
+        ...(cost === undefined ? {} : { cost_saved: cost }),
+      },
     },
   };
   const noteHit = () => {
