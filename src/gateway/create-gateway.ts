@@ -107,8 +107,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   if (runtime.cache !== undefined) {
     app.use(async (c, next) => {
       await next();
-      if (!c.res.headers.has(CACHE_STATUS_HEADER))
-        c.res.headers.set(CACHE_STATUS_HEADER, c.get('facts').cache ?? 'bypass');
+      if (c.res.headers.has(CACHE_STATUS_HEADER)) return;
+      const status = c.get('facts').cache ?? 'bypass';
+      try {
+        c.res.headers.set(CACHE_STATUS_HEADER, status);
+      } catch {
+        // A response whose headers are immutable (one a console handler passed on from `fetch`): a copy.
+        const copy = new Response(c.res.body, c.res);
+        copy.headers.set(CACHE_STATUS_HEADER, status);
+        c.res = copy;
+      }
     });
   }
   // A surface's answers, the refusals of the middleware below included, are written in its client's shape.

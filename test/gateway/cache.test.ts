@@ -178,6 +178,14 @@ describe('POST /v1/text through the cache', () => {
     expect((await app404()).headers.get('x-verdict-cache')).toBe('bypass');
   });
 
+  test('an answer with immutable headers (a console handler passing on a fetched one) says bypass too', async () => {
+    const app = gateway({ console: () => Response.redirect('http://gateway.test/console/', 302) });
+    const answer = await app.request('/somewhere');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('http://gateway.test/console/');
+    expect(answer.headers.get('x-verdict-cache')).toBe('bypass');
+  });
+
   test('/metrics counts hits, misses and bypasses', async () => {
     const app = gateway();
     await post(app, QUESTION);
