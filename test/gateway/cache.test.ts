@@ -334,6 +334,27 @@ describe('identical requests in flight', () => {
   });
 });
 
+describe('identical streams in flight', () => {
+  test('wait for the first stream to end, then replay it: one provider call', async () => {
+    const app = gateway();
+    const hold = createHold();
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { holdUntil: hold.promise }));
+    const answers = Array.from({ length: 10 }, () => post(app, { ...QUESTION, stream: true }));
+    for (let turn = 0; turn < 1000 && providerCalls() === 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    hold.release();
+    const responses = await Promise.all(answers);
+    const texts = await Promise.all(responses.map((response) => response.text()));
+    const statuses = responses.map((response) => response.headers.get('x-verdict-cache'));
+    expect(statuses.filter((status) => status === 'miss')).toHaveLength(1);
+    expect(statuses.filter((status) => status === 'hit')).toHaveLength(9);
+    const deltas = texts.map((text) => readStreamEnvelope(text).deltas);
+    for (const each of deltas) expect(each).toEqual(deltas[0]);
+    expect(providerCalls()).toBe(1);
+  });
+});
+
 describe('keys and usage records', () => {
   test("entries are the key's own unless shared; a hit is recorded with no tokens and counts no tokens", async () => {
     const store = await openStore(':memory:');
