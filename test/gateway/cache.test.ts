@@ -186,6 +186,18 @@ describe('POST /v1/text through the cache', () => {
     expect(answer.headers.get('x-verdict-cache')).toBe('bypass');
   });
 
+  test('/openapi.json lists the cache headers of the routes that go through it', async () => {
+    const document = (await (await gateway().request('/openapi.json')).json()) as {
+      paths: Record<string, { post?: { parameters?: { name: string; in: string }[] } }>;
+    };
+    const headersOf = (path: string) =>
+      (document.paths[path]?.post?.parameters ?? []).filter((parameter) => parameter.in === 'header');
+    const names = ['cache-control', 'x-verdict-cache-ttl', 'x-verdict-cache-namespace'];
+    expect(headersOf('/v1/text').map((parameter) => parameter.name)).toEqual(names);
+    expect(headersOf('/anthropic/v1/messages').map((parameter) => parameter.name)).toEqual(names);
+    expect(headersOf('/v1/images')).toEqual([]);
+  });
+
   test('/metrics counts hits, misses and bypasses', async () => {
     const app = gateway();
     await post(app, QUESTION);

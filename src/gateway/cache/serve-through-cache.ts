@@ -55,7 +55,8 @@ type Plan =
   | { kind: 'refuse'; failure: UnifiedOutput }
   | { kind: 'use'; key: string; read: boolean; write: boolean; ttlS: number };
 
-const NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+/** What a namespace may be: 1 to 64 letters, digits, ".", "_", ":" or "-". */
+export const CACHE_NAMESPACE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The directives of a `cache-control` header, lowercase. */
 function directivesOf(header: string | undefined): Set<string> {
@@ -123,7 +124,7 @@ async function planRequest(
     ttlS = value;
   }
   const namespace = c.req.header(CACHE_NAMESPACE_HEADER);
-  if (namespace !== undefined && !NAMESPACE_PATTERN.test(namespace)) {
+  if (namespace !== undefined && !CACHE_NAMESPACE_PATTERN.test(namespace)) {
     return {
       kind: 'refuse',
       failure: systemFailure(
