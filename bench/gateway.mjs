@@ -2,7 +2,8 @@
 //
 //   node bench/gateway.mjs [--requests N] [--rounds N] [--concurrency 20,100] [--shapes openai,anthropic]
 //                          [--modes plain,stream] [--soak N] [--warmup N] [--force] [--baseline DIR]
-//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey,otel] [--otel]
+//                          [--targets direct,floor,ai-sdk,verdict,baseline,portkey,otel,cache-hit,cache-miss]
+//                          [--otel] [--cache]
 //
 // One fake provider process answers OpenAI chat completions and Anthropic messages, plain and streamed. In front
 // of it, each in its own process: `verdict gateway`; Portkey's open-source gateway (@portkey-ai/gateway); the
@@ -20,6 +21,10 @@
 // `--otel` adds "verdict gateway (OpenTelemetry)": the same build exporting its spans and metrics over OTLP/HTTP
 // (protobuf) to a sink process that answers every export at once, so that tracing's CPU per request is measured
 // next to the gateway without it in the same rounds.
+//
+// `--cache` adds a `verdict gateway --cache` as two more targets: "hits", the same request again and again (all
+// but the first are answered from the cache), and "no-cache", each request with `cache-control: no-cache` (the
+// provider answers and the answer is stored: a miss's work), so that a hit's latency and CPU read against a miss's.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -43,8 +48,19 @@ const SOAK_TOTAL = Number(option('soak', '100000'));
 const WARMUP = Number(option('warmup', '1000'));
 const BASELINE = option('baseline', undefined);
 /** Which targets are timed (all by default): a narrower run compares two of them in more rounds. */
-const TARGET_KEYS = ['direct', 'floor', 'ai-sdk', 'verdict', 'baseline', 'portkey', 'otel'];
+const TARGET_KEYS = [
+  'direct',
+  'floor',
+  'ai-sdk',
+  'verdict',
+  'baseline',
+  'portkey',
+  'otel',
+  'cache-hit',
+  'cache-miss',
+];
 const OTEL = args.includes('--otel');
+const CACHE = args.includes('--cache');
 const TARGETS = new Set(option('targets', TARGET_KEYS.join(',')).split(','));
 if (!OTEL) TARGETS.delete('otel');
 for (const key of TARGETS) {
@@ -340,6 +356,14 @@ const traced =
         { ...verdictEnv, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` },
         '/healthz',
       );
+const cached = CACHE
+  ? await startServer(
+      'verdict gateway --cache',
+      (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--cache', '--port', String(port)],
+      verdictEnv,
+      '/healthz',
+    )
+  : undefined;
 let portkey;
 let portkeyError;
 try {
@@ -411,6 +435,26 @@ function targetsOf(shape, streamed) {
   }
   if (traced) {
     targets.push({ key: 'otel', ...traced, path: '/v1/text', body: verdictBody, headers: json });
+  }
+  if (cached) {
+    targets.push(
+      {
+        key: 'cache-hit',
+        ...cached,
+        name: 'verdict gateway --cache (hits)',
+        path: '/v1/text',
+        body: verdictBody,
+        headers: json,
+      },
+      {
+        key: 'cache-miss',
+        ...cached,
+        name: 'verdict gateway --cache (no-cache: a miss)',
+        path: '/v1/text',
+        body: verdictBody,
+        headers: { ...json, 'cache-control': 'no-cache' },
+      },
+    );
   }
   if (portkey) {
     targets.push({

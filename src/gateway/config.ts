@@ -4,6 +4,7 @@ import { pointerOf } from '../json/json-pointer.js';
 import type { DuplicateMember } from '../json/types.js';
 import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
 import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.js';
+import { type CacheConfig, cacheConfigSchema } from './cache/cache-settings.js';
 import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
 import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
 import { ROUTE_NAMES, type RouteName } from './route-table.js';
@@ -111,6 +112,7 @@ export const gatewayConfigSchema = z.strictObject({
   bodyTimeoutMs: positiveInt.optional(),
   prices: pricesSchema.optional(),
   usageRetentionDays: positiveInt.max(36_500).optional(),
+  cache: cacheConfigSchema.optional(),
 });
 
 /** How to reach one provider. */
@@ -189,6 +191,8 @@ export interface GatewayConfig {
   prices?: Record<string, ModelPrices> | undefined;
   /** Days per-request usage rows are kept before they are summed into daily rollups (30; docs/gateway.md, "Retention"). */
   usageRetentionDays?: number | undefined;
+  /** The response cache: on when present, unless `enabled: false` (docs/gateway.md, "Cache"). */
+  cache?: CacheConfig | undefined;
 }
 
 /** Bounds of every provider answer; past one the call fails and the provider request is aborted. */

@@ -2,6 +2,11 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
+import {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+} from './cache/serve-through-cache.js';
 import { createRuntime } from './create-runtime.js';
 import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import {
@@ -143,6 +148,23 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       onFinish: teams?.finish,
     }),
   );
+  // With a cache, every answer says what it did (docs/gateway.md, "Cache"): a request it took no part in —
+  // refused, or on a route it does not keep — is a bypass.
+  if (runtime.cache !== undefined) {
+    app.use(async (c, next) => {
+      await next();
+      if (c.res.headers.has(CACHE_STATUS_HEADER)) return;
+      const status = c.get('facts').cache ?? 'bypass';
+      try {
+        c.res.headers.set(CACHE_STATUS_HEADER, status);
+      } catch {
+        // A response whose headers are immutable (one a console handler passed on from `fetch`): a copy.
+        const copy = new Response(c.res.body, c.res);
+        copy.headers.set(CACHE_STATUS_HEADER, status);
+        c.res = copy;
+      }
+    });
+  }
   // A surface's answers, the refusals of the middleware below included, are written in its client's shape.
   for (const surface of SURFACES) {
     app.use(`${surface.prefix}*`, async (c, next) => {
@@ -167,8 +189,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           'x-trace-id',
           // What the OpenAI SDK sends from a web page (dangerouslyAllowBrowser): its own facts and options.
           ...OPENAI_SDK_HEADERS,
+          'cache-control',
+          CACHE_TTL_HEADER,
+          CACHE_NAMESPACE_HEADER,
         ],
         exposeHeaders: [
+          CACHE_STATUS_HEADER,
           'x-trace-id',
           'x-request-id',
           'request-id',

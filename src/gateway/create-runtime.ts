@@ -1,4 +1,6 @@
 import { omitUndefined } from '../contract/findings.js';
+import { resolveCacheSettings } from './cache/cache-settings.js';
+import { ResponseCache } from './cache/response-cache.js';
 import type { Target } from './call-with-fallbacks.js';
 import { providerTypeOf } from './config.js';
 import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
@@ -31,6 +33,13 @@ function callsOf(name: RouteName): { noun: string; timeoutMs?: number; maxBodyBy
 /** The maker of one modality's models at a provider, or `undefined` when it offers none. */
 function makerOf<K extends Modality>(makers: ModelMakers, modality: K): ModelMaker<K> | undefined {
   return makers[modality];
+}
+
+/** The response cache of the options, or `undefined` when it is off (docs/gateway.md, "Cache"). */
+function createResponseCache(options: GatewayOptions): ResponseCache | undefined {
+  const settings = resolveCacheSettings(options.cache);
+  if (settings === undefined) return undefined;
+  return new ResponseCache(settings, { store: options.store, now: options.cacheClock });
 }
 
 /**
@@ -81,6 +90,7 @@ export function createRuntime(
     ),
     stopSignal,
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    cache: createResponseCache(options),
     limit: new ConcurrencyLimit(options.concurrency ?? 64, options.queue ?? 256),
     reliability: (name) => ({
       retries: route(name)?.retries ?? options.retries ?? 2,

@@ -4,6 +4,8 @@ import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
 import { responseOfValid } from '../unified/to-http-response.js';
 import type { UnifiedCost, UnifiedOutput } from '../unified/types.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
+import type { ResponseCache } from './cache/response-cache.js';
+import type { CacheStatus } from './cache/serve-through-cache.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { RouteName } from './config.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -58,6 +60,8 @@ export interface RequestFacts {
   surface?: SurfaceName;
   /** Bytes of the request body, once read: a bound on its input tokens. */
   bodyBytes?: number;
+  /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
+  cache?: CacheStatus;
 }
 
 /** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */
@@ -109,6 +113,8 @@ export interface GatewayRuntime {
   readonly stopSignal: StopNotice;
   /** Longest wait for a request's body, in milliseconds. */
   readonly bodyTimeoutMs: number;
+  /** The response cache, when it is on (docs/gateway.md, "Cache"). */
+  readonly cache?: ResponseCache | undefined;
   /** Targets of a requested model for a modality, or the failure to answer. */
   resolve<K extends Modality>(
     model: string,

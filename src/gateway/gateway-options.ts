@@ -56,6 +56,8 @@ export interface GatewayOptions extends GatewayConfig {
    * background when `otel` or the OTEL_* variables of `env` name an endpoint, else nothing is loaded.
    */
   telemetry?: GatewayTelemetry | undefined;
+  /** The response cache's clock in milliseconds since the epoch (tests); default: `Date.now`. */
+  cacheClock?: (() => number) | undefined;
 }
 
 /** Shortest gateway key accepted, from any source (configuration, options, `VERDICT_GATEWAY_KEYS`). */

@@ -2,6 +2,14 @@
  * verdict/gateway: the unified AI output as a running service — a Hono app answering every request with a
  * unified envelope (docs/gateway.md). Runs wherever a Web `fetch` handler runs; `verdict gateway` serves it on Node.
  */
+
+export { CACHE_DEFAULTS, type CacheConfig } from './cache/cache-settings.js';
+export {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+  type CacheStatus,
+} from './cache/serve-through-cache.js';
 export {
   type ConfigCheck,
   type ConfigProblem,

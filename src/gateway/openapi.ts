@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { UNIFIED_ERROR_CODES } from '../unified/error-taxonomy.js';
 import { UNIFIED_OUTPUT_SCHEMA } from '../unified/unified-output-schema.js';
+import { MAX_CACHE_TTL_S } from './cache/cache-settings.js';
+import {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_NAMESPACE_PATTERN,
+  CACHE_TTL_HEADER,
+} from './cache/serve-through-cache.js';
 import { REQUEST_SCHEMAS } from './request-schemas.js';
 import { isRouteName, ROUTE_KEYS, type RouteEntry, type RouteKey, routeEntry } from './route-table.js';
 import { SURFACE_REQUEST_SCHEMAS } from './surfaces/surface-request-schemas.js';
@@ -78,10 +84,43 @@ function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
   return [...inPath, ...inQuery];
 }
 
+/** The routes answered through the response cache when it is on: text, and the surfaces that make text requests. */
+const CACHED_ROUTES: ReadonlySet<RouteKey> = new Set<RouteKey>([
+  'text',
+  'anthropic_messages',
+  'openai_chat_completions',
+  'openai_responses',
+]);
+
+/** The request headers the response cache reads (docs/gateway.md, "Cache"). */
+const CACHE_HEADERS: readonly Record<string, unknown>[] = [
+  {
+    name: 'cache-control',
+    in: 'header',
+    required: false,
+    description: 'With the response cache on: no-cache skips its read, no-store skips its write.',
+    schema: { type: 'string' },
+  },
+  {
+    name: CACHE_TTL_HEADER,
+    in: 'header',
+    required: false,
+    description: "With the response cache on: this answer's entry lives that many seconds.",
+    schema: { type: 'integer', minimum: 1, maximum: MAX_CACHE_TTL_S },
+  },
+  {
+    name: CACHE_NAMESPACE_HEADER,
+    in: 'header',
+    required: false,
+    description: 'With the response cache on: entries of a namespace answer only requests of the same one.',
+    schema: { type: 'string', pattern: CACHE_NAMESPACE_PATTERN.source },
+  },
+];
+
 /** The operation of one route of the table. */
 function operationOf(key: RouteKey): Record<string, unknown> {
   const entry = routeEntry(key);
-  const parameters = parametersOf(entry);
+  const parameters = [...parametersOf(entry), ...(CACHED_ROUTES.has(key) ? CACHE_HEADERS : [])];
   const schema: z.ZodType | undefined = isRouteName(key)
     ? REQUEST_SCHEMAS[key]
     : SURFACE_REQUEST_SCHEMAS[key];

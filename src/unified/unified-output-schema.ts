@@ -168,6 +168,28 @@ export const UNIFIED_OUTPUT_SCHEMA: JsonSchema = deepFreeze({
             },
           },
         },
+        cache: {
+          description:
+            "Set by a gateway's response cache on an answer it served from an entry: the trace id of the request that was answered by the provider, and the entry's age.",
+          type: 'object',
+          required: ['status', 'trace_id', 'age_s'],
+          properties: {
+            status: {
+              const: 'hit',
+            },
+            trace_id: {
+              type: 'string',
+              pattern: '\\S',
+            },
+            age_s: {
+              type: 'integer',
+              minimum: 0,
+            },
+            cost_saved: {
+              description: "The original answer's metadata.cost, when it had one.",
+            },
+          },
+        },
       },
     },
     mediaList: {

@@ -62,6 +62,16 @@ const METADATA_CHECKS: Record<string, [(value: unknown) => boolean, string]> = {
       ),
     'an object whose usd is a number >= 0 or null',
   ],
+  // A gateway's cache hit (docs/unified.md): the original request's trace id and the entry's age.
+  cache: [
+    (value) =>
+      isJsonObject(value) &&
+      value.status === 'hit' &&
+      isNonEmptyString(value.trace_id) &&
+      Number.isInteger(value.age_s) &&
+      (value.age_s as number) >= 0,
+    'an object {"status": "hit", "trace_id": <non-empty string>, "age_s": <integer >= 0>}',
+  ],
 };
 
 /** How each optional media member is typed. */

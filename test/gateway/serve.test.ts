@@ -183,6 +183,34 @@ describe('verdict gateway', () => {
     });
   });
 
+  test("--cache answers a repeated request from the cache, with the config file's settings", async () => {
+    writeFileSync(join(dir, 'cache-settings.json'), JSON.stringify({ cache: { enabled: false, ttl_s: 30 } }));
+    const cli = await startCli(['--cache', '--config', 'cache-settings.json'], {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: replay.baseURL.openai,
+    });
+    const completions = () =>
+      replay.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
+    const before = completions();
+    const ask = () =>
+      fetch(`${cli.url}/v1/text`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'the prompt' }),
+      });
+    const first = await ask();
+    await first.text();
+    const second = await ask();
+    const envelope = (await readEnvelope(second)).envelope;
+    cli.stop();
+    expect(await cli.exit).toBe(0);
+    expect([first.headers.get('x-verdict-cache'), second.headers.get('x-verdict-cache')]).toEqual([
+      'miss',
+      'hit',
+    ]);
+    expect(envelope.metadata.cache).toMatchObject({ status: 'hit' });
+    expect(completions() - before).toBe(1);
+  });
+
   test('over HTTP, bodies within the limit are served and larger ones refused, with or without a length', async () => {
     writeFileSync(join(dir, 'small-bodies.json'), JSON.stringify({ maxBodyBytes: 200 }));
     const cli = await startCli(['--config', 'small-bodies.json'], {

@@ -95,6 +95,11 @@ export const GATEWAY_COMMAND = {
         'Export OpenTelemetry traces and metrics over OTLP/HTTP to this collector (default OTEL_EXPORTER_OTLP_ENDPOINT, else off).',
       valueName: 'URL',
     },
+    cache: {
+      type: 'boolean',
+      description:
+        "Answer repeated text requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
+    },
     demo: {
       type: 'boolean',
       description:
@@ -307,6 +312,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
     'console-symlinks'?: boolean;
     'log-content'?: boolean;
     'otel-endpoint'?: string;
+    cache?: boolean;
     demo?: boolean;
     store?: string;
     'store-fail-open'?: boolean;
@@ -409,6 +415,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
         ? {}
         : { otel: { ...config.otel, endpoint: options['otel-endpoint'] } }),
       ...(demoPaceMs === undefined ? {} : { demoPaceMs }),
+      ...(options.cache ? { cache: { ...config.cache, enabled: true } } : {}),
       env: io.env,
       log,
       ...consoleHandler,

@@ -37,7 +37,7 @@ import { invalidRequest, parseJsonRequest, type RequestRead } from '../read-requ
 import { REQUEST_SCHEMAS } from '../request-schemas.js';
 import { isRouteName, ROUTE_TABLE, type RouteKey, routeEntry } from '../route-table.js';
 import { serveCall } from './serve-call.js';
-import { serveText, serveTextStream } from './text.js';
+import { serveTextRequest } from './text.js';
 
 /** A `WIDTHxHEIGHT` size, as the request schemas check it and the AI SDK types it. */
 function isSize(value: string | undefined): value is `${number}x${number}` {
@@ -267,7 +267,7 @@ async function parseTranscription(
 /** Register the routes that call providers: text, images, speech, transcriptions and videos. */
 export function registerProviderRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime): void {
   post(app, runtime, 'text', jsonBodyOf(REQUEST_SCHEMAS.text), (c, body) =>
-    body.stream === true ? serveTextStream(c, runtime, body) : serveText(c, runtime, body),
+    serveTextRequest(c, runtime, body),
   );
   post(app, runtime, 'images', jsonBodyOf(REQUEST_SCHEMAS.images), (c, body) =>
     serveCall(c, runtime, {

@@ -76,7 +76,8 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
   app.get(ROUTE_TABLE.metrics.path, (c) => {
     c.get('facts').code = 'ok';
     const teamLines = teams === undefined ? '' : `${teams.metrics().join('\n')}\n`;
-    return c.body(metrics.render(runtime.limit) + teamLines, 200, {
+    const cacheLines = runtime.cache === undefined ? '' : `${runtime.cache.metrics().join('\n')}\n`;
+    return c.body(metrics.render(runtime.limit) + teamLines + cacheLines, 200, {
       'content-type': 'text/plain; version=0.0.4; charset=utf-8',
     });
   });

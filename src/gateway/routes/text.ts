@@ -11,6 +11,7 @@ import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { boundAnswers } from '../bound-answer.js';
 import { buildEnvelope, withMetadata } from '../build-envelope.js';
+import { type StreamRecorder, serveThroughCache, textCacheSubject } from '../cache/serve-through-cache.js';
 import {
   type AttemptInput,
   callWithFallbacks,
@@ -111,8 +112,11 @@ function finishText(
   return prepared.objects === undefined ? draft : prepared.objects.apply(draft);
 }
 
-/** `POST /v1/text` without streaming. */
-export function serveText(
+/**
+ * `POST /v1/text` and the drop-in surfaces' text requests, plain or streamed, through the response cache when
+ * the gateway has one (docs/gateway.md, "Cache"). A request the gateway refuses never reaches the cache.
+ */
+export function serveTextRequest(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
   body: TextRequest,
@@ -120,6 +124,20 @@ export function serveText(
   const checked = prepareText(c, runtime, body);
   if (!checked.ok) return Promise.resolve(checked.response);
   const { prepared } = checked;
+  return serveThroughCache(c, runtime, textCacheSubject(body), (recorder) =>
+    body.stream === true
+      ? serveTextStream(c, runtime, body, prepared, recorder)
+      : serveText(c, runtime, body, prepared),
+  );
+}
+
+/** `POST /v1/text` without streaming. */
+function serveText(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  body: TextRequest,
+  prepared: PreparedText,
+): Promise<Response> {
   const facts = c.get('facts');
   return serveCall(c, runtime, {
     route: 'text',
@@ -329,14 +347,13 @@ function streamReasoning(started: StartedStream): PromiseLike<string | undefined
  * as a plain envelope with its status; a failure after it ends the stream with a failure envelope event. The
  * request's renderer writes these events in its client's dialect (a drop-in surface's chunks).
  */
-export function serveTextStream(
+function serveTextStream(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
   body: TextRequest,
+  prepared: PreparedText,
+  recorder: StreamRecorder | undefined,
 ): Promise<Response> {
-  const checked = prepareText(c, runtime, body);
-  if (!checked.ok) return Promise.resolve(checked.response);
-  const { prepared } = checked;
   const startedAt = performance.now();
   const traceId = c.get('traceId');
   const facts = c.get('facts');
@@ -383,7 +400,8 @@ export function serveTextStream(
       clientGone.abort(new DOMException('The client went away.', 'AbortError')),
     );
     const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
-    const write = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
+    const rendered = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
+    const write = recorder === undefined ? rendered : recorder.wrap(rendered);
     const relay = async () => {
       let envelope: UnifiedOutput;
       const adapter = {

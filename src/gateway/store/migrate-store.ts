@@ -100,6 +100,22 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'the response cache, and whether a usage record was answered from it',
+    statements: [
+      `CREATE TABLE verdict_cache (
+        key text PRIMARY KEY,
+        answer text NOT NULL,
+        bytes integer NOT NULL,
+        stored_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX verdict_cache_expires ON verdict_cache (expires_at)',
+      'CREATE INDEX verdict_cache_stored ON verdict_cache (stored_at)',
+      'ALTER TABLE verdict_usage ADD COLUMN cache text',
+    ],
+  },
 ];
 
 /** Any fixed number: instances migrating at once take turns on this advisory lock. */

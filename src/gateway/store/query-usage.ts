@@ -187,6 +187,7 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     output_tokens: Number(row.output_tokens),
     cost_usd: row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd),
     cost_reason: text(row.cost_reason),
+    cache: text(row.cache),
   };
 }
 

@@ -37,6 +37,8 @@ export interface UsageRecord {
   cost_usd: number | null;
   /** Why the request has no price (`unknown_price`…); `null` when it has one. */
   cost_reason: string | null;
+  /** `hit` when the response cache answered (no provider call, no tokens), `miss`, `bypass`, or `null` without a cache. */
+  cache?: string | null | undefined;
 }
 
 /** How the writer batches and retries. */
@@ -87,13 +89,14 @@ const COLUMNS = [
   'output_tokens',
   'cost_usd',
   'cost_reason',
+  'cache',
 ] as const;
 
 // One statement per batch whatever its size: every column travels as one array parameter.
 const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::integer[], $14::bigint[],
-    $15::bigint[], $16::double precision[], $17::text[])
+    $15::bigint[], $16::double precision[], $17::text[], $18::text[])
   ON CONFLICT (request_id) DO NOTHING`;
 
 /** Failures in a row after which the writer counts as stuck (`/healthz` says so). */
@@ -189,7 +192,7 @@ export class UsageWriter {
     try {
       await this.store.query(
         INSERT_BATCH,
-        COLUMNS.map((column) => batch.map((record) => record[column])),
+        COLUMNS.map((column) => batch.map((record) => record[column] ?? null)),
       );
       this.stats.written += batch.length;
     } catch (error) {

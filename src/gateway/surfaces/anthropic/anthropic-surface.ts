@@ -3,7 +3,7 @@ import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '..
 import { createReadBody, jsonBodyOf } from '../../middleware/read-body.js';
 import { invalidRequest } from '../../read-request.js';
 import { ROUTE_TABLE, type RouteKey } from '../../route-table.js';
-import { serveText, serveTextStream } from '../../routes/text.js';
+import { serveTextRequest } from '../../routes/text.js';
 import type { DropInSurface } from '../surface.js';
 import { createAnthropicRenderer } from './anthropic-renderer.js';
 import { serveCountTokens } from './count-tokens.js';
@@ -67,8 +67,7 @@ function registerAnthropicRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime)
         return respond(c, systemFailure(problem.code, problem.message, c.get('traceId'), problem.details));
       }
       c.set('renderer', createAnthropicRenderer(body.model));
-      const request = translated.request;
-      return request.stream === true ? serveTextStream(c, runtime, request) : serveText(c, runtime, request);
+      return serveTextRequest(c, runtime, translated.request);
     },
   );
   const readCount = createReadBody({ ...bounds, parse: jsonBodyOf(countTokensRequestSchema) });

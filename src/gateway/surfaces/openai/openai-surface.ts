@@ -7,7 +7,7 @@ import { REQUEST_SCHEMAS } from '../../request-schemas.js';
 import { ROUTE_TABLE } from '../../route-table.js';
 import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
-import { serveText, serveTextStream } from '../../routes/text.js';
+import { serveTextRequest } from '../../routes/text.js';
 import { type DropInSurface, SURFACE_PREFIXES, surfaceHeaders } from '../surface.js';
 import {
   chatCompletionsRenderer,
@@ -73,7 +73,7 @@ export const OPENAI_SURFACE: DropInSurface = {
     post(app, runtime, 'openai_chat_completions', jsonBodyOf(chatCompletionsRequestSchema), (c, body) => {
       c.set('renderer', chatCompletionsRenderer(body));
       const text = chatToTextRequest(body);
-      return body.stream === true ? serveTextStream(c, runtime, text) : serveText(c, runtime, text);
+      return serveTextRequest(c, runtime, text);
     });
     post(app, runtime, 'openai_responses', jsonBodyOf(responsesRequestSchema), (c, body) => {
       c.set('renderer', responsesRenderer(body));
@@ -83,7 +83,7 @@ export const OPENAI_SURFACE: DropInSurface = {
         return Promise.resolve(respond(c, systemFailure(code, message, c.get('traceId'), details)));
       }
       const text = translated.request;
-      return body.stream === true ? serveTextStream(c, runtime, text) : serveText(c, runtime, text);
+      return serveTextRequest(c, runtime, text);
     });
     post(app, runtime, 'embeddings', jsonBodyOf(REQUEST_SCHEMAS.embeddings), (c, body) => {
       c.set('renderer', embeddingsRenderer(body));
