@@ -4,7 +4,7 @@ import { ResponseCache } from '../../../src/gateway/cache/response-cache.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import { type GatewayStore, migrateStore, openStore } from '../../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../../src/unified/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.js';
+import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import type { ReplayProviders } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';
 
