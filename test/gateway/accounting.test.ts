@@ -26,7 +26,7 @@ function gatewayFor(options: GatewayOptions = {}) {
 }
 
 function post(path: string, body: unknown, init: RequestInit = {}): Request {
-  return new Request(`http://gateway.test${path}`, {
+  return new Request(`http://localhost${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -42,7 +42,7 @@ function bodyThat(ending: 'errors' | 'hangs'): Request {
       if (ending === 'errors') setTimeout(() => controller.error(new Error('socket hang up')), 10);
     },
   });
-  return new Request('http://gateway.test/v1/text', {
+  return new Request('http://localhost/v1/text', {
     method: 'POST',
     body: stream,
     duplex: 'half',

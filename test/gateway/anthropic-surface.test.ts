@@ -49,7 +49,7 @@ function fetchOf(app: ReturnType<typeof createGateway>): typeof globalThis.fetch
 /** The official Anthropic client, its base URL the gateway's `/anthropic`. */
 function client(app = gateway(), options: { apiKey?: string | null; authToken?: string } = {}) {
   return new Anthropic({
-    baseURL: 'http://gateway.test/anthropic',
+    baseURL: 'http://localhost/anthropic',
     apiKey: options.apiKey === undefined ? 'unused-without-gateway-keys' : options.apiKey,
     ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
     fetch: fetchOf(app),
@@ -656,7 +656,7 @@ describe('POST /anthropic/v1/messages/count_tokens', () => {
 
 describe('the AI SDK’s @ai-sdk/anthropic with baseURL', () => {
   const provider = (app: ReturnType<typeof createGateway>) =>
-    createAnthropic({ baseURL: 'http://gateway.test/anthropic/v1', apiKey: KEY, fetch: fetchOf(app) });
+    createAnthropic({ baseURL: 'http://localhost/anthropic/v1', apiKey: KEY, fetch: fetchOf(app) });
 
   test('generateText and streamText reach OpenAI through the gateway', async () => {
     const app = gateway({ keys: [KEY] });

@@ -179,10 +179,10 @@ describe('POST /v1/text through the cache', () => {
   });
 
   test('an answer with immutable headers (a console handler passing on a fetched one) says bypass too', async () => {
-    const app = gateway({ console: () => Response.redirect('http://gateway.test/console/', 302) });
+    const app = gateway({ console: () => Response.redirect('http://localhost/console/', 302) });
     const answer = await app.request('/somewhere');
     expect(answer.status).toBe(302);
-    expect(answer.headers.get('location')).toBe('http://gateway.test/console/');
+    expect(answer.headers.get('location')).toBe('http://localhost/console/');
     expect(answer.headers.get('x-verdict-cache')).toBe('bypass');
   });
 
@@ -284,7 +284,7 @@ describe('streams through the cache', () => {
 describe('the Anthropic surface through the cache', () => {
   function client(app: Gateway) {
     return new Anthropic({
-      baseURL: 'http://gateway.test/anthropic',
+      baseURL: 'http://localhost/anthropic',
       apiKey: 'unused-without-gateway-keys',
       fetch: (async (input: string | URL | Request, init?: RequestInit) =>
         app.request(input instanceof Request ? input : String(input), init)) as typeof globalThis.fetch,

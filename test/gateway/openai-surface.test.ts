@@ -45,7 +45,7 @@ type Gateway = ReturnType<typeof gatewayOf>;
 function openaiOf(gateway: Gateway, apiKey = KEY, maxRetries = 0): OpenAI {
   return new OpenAI({
     apiKey,
-    baseURL: 'http://gateway.test/openai/v1',
+    baseURL: 'http://localhost/openai/v1',
     maxRetries,
     fetch: async (input, init) => gateway.request(String(input), init as RequestInit),
   });
@@ -410,7 +410,7 @@ describe('the AI SDK OpenAI-compatible provider against the surface', () => {
   const providerOf = (gateway: Gateway) =>
     createOpenAICompatible({
       name: 'verdict',
-      baseURL: 'http://gateway.test/openai/v1',
+      baseURL: 'http://localhost/openai/v1',
       apiKey: KEY,
       includeUsage: true,
       fetch: async (input, init) => gateway.request(String(input), init as RequestInit),

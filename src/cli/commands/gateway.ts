@@ -48,7 +48,8 @@ export const GATEWAY_COMMAND = {
   name: 'gateway',
   description: [
     'Serve the unified AI output as an HTTP service: POST /v1/text, /v1/images, /v1/speech, /v1/transcriptions,',
-    '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope.',
+    '/v1/videos; GET /v1/models, /healthz, /metrics, /openapi.json. Every answer is a unified envelope. OpenAI and',
+    'Anthropic clients work unchanged with base URL <gateway>/openai/v1 or <gateway>/anthropic, for any provider.',
     'Without --config, one route per provider whose variables are set (its key, for most), honouring their',
     '*_BASE_URL variables:',
     ...wrapWords(providerVariables().map(({ variables }) => describeProviderVariables(variables))),

@@ -37,7 +37,7 @@ function gatewayOn() {
 function openaiOf(gateway: ReturnType<typeof gatewayOn>, apiKey: string): OpenAI {
   return new OpenAI({
     apiKey,
-    baseURL: 'http://gateway.test/openai/v1',
+    baseURL: 'http://localhost/openai/v1',
     maxRetries: 0,
     fetch: async (input, init) => gateway.request(String(input), init as RequestInit),
   });
