@@ -33,8 +33,8 @@ import { registerProviderRoutes } from './routes/provider-routes.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { COST_HEADER } from './spend/cost-header.js';
 import { StopNotice } from './stop-notice.js';
-import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
+import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
 
 /** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */

@@ -163,41 +163,48 @@ export async function serveCall<R, K extends RouteName>(
   const startedAt = performance.now();
   const traceId = c.get('traceId');
   const facts = c.get('facts');
-  return withPlace(c, runtime, spec.route, spec.model, async (targets, _take, place) => {
-    const outcome = await callWithFallbacks({
-      targets,
-      traceId,
-      reliability: runtime.reliability(spec.route),
-      clientSignal: c.req.raw.signal,
-      call: spec.call,
-      queuedMs: place.queuedMs,
-      stopSignal: runtime.stopSignal,
-      traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
-      tracer: c.get('telemetry'),
-    });
-    if (c.req.raw.signal.aborted) facts.clientClosed = true;
-    outcome.finish();
-    facts.attempts = outcome.attempts;
-    const target = outcome.result?.target;
-    if (target !== undefined) facts.target = target.label;
-    let draft: UnifiedOutput;
-    if (outcome.result !== undefined) {
-      const { value, input } = outcome.result;
-      draft = await spec.convert(value, {
-        ...input.adapter,
-        model: { provider: input.target.model.provider, modelId: input.target.modelId },
+  return withPlace(
+    c,
+    runtime,
+    spec.route,
+    spec.model,
+    async (targets, _take, place) => {
+      const outcome = await callWithFallbacks({
+        targets,
+        traceId,
+        reliability: runtime.reliability(spec.route),
+        clientSignal: c.req.raw.signal,
+        call: spec.call,
+        queuedMs: place.queuedMs,
+        stopSignal: runtime.stopSignal,
+        traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+        tracer: c.get('telemetry'),
       });
-    } else {
-      draft =
-        outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
-    }
-    if (runtime.logContent && draft.success) facts.content = draft.content;
-    return respond(c, draft, undefined, {
-      startedAt,
-      attempts: outcome.attempts,
-      fallbackFrom: outcome.fallbackFrom,
-      target,
-      prices: runtime.prices,
-    });
-  }, spec.maxOutputTokens);
+      if (c.req.raw.signal.aborted) facts.clientClosed = true;
+      outcome.finish();
+      facts.attempts = outcome.attempts;
+      const target = outcome.result?.target;
+      if (target !== undefined) facts.target = target.label;
+      let draft: UnifiedOutput;
+      if (outcome.result !== undefined) {
+        const { value, input } = outcome.result;
+        draft = await spec.convert(value, {
+          ...input.adapter,
+          model: { provider: input.target.model.provider, modelId: input.target.modelId },
+        });
+      } else {
+        draft =
+          outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+      }
+      if (runtime.logContent && draft.success) facts.content = draft.content;
+      return respond(c, draft, undefined, {
+        startedAt,
+        attempts: outcome.attempts,
+        fallbackFrom: outcome.fallbackFrom,
+        target,
+        prices: runtime.prices,
+      });
+    },
+    spec.maxOutputTokens,
+  );
 }

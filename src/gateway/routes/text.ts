@@ -360,107 +360,114 @@ function serveTextStream(
   const clientGone = new AbortController();
   const requestSignal = c.req.raw.signal;
   requestSignal.addEventListener('abort', () => clientGone.abort(requestSignal.reason), { once: true });
-  return withPlace(c, runtime, 'text', body.model, async (targets, takeRelease, place) => {
-    const outcome = await callWithFallbacks({
-      targets,
-      traceId,
-      reliability: runtime.reliability('text'),
-      clientSignal: clientGone.signal,
-      call: (input) => startStream(prepared, input),
-      queuedMs: place.queuedMs,
-      stopSignal: runtime.stopSignal,
-      traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
-      tracer: c.get('telemetry'),
-    });
-    facts.attempts = outcome.attempts;
-    const callFacts = (target?: Target) => ({
-      startedAt,
-      attempts: outcome.attempts,
-      fallbackFrom: outcome.fallbackFrom,
-      target,
-      prices: runtime.prices,
-    });
-    if (outcome.result === undefined) {
-      if (clientGone.signal.aborted) facts.clientClosed = true;
-      outcome.finish();
-      const failure =
-        outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
-      return respond(c, failure, undefined, callFacts());
-    }
-    const { value: started, target, input } = outcome.result;
-    // The call resolved at the stream's first text (startStream).
-    c.get('telemetry')?.firstToken();
-    facts.target = target.label;
-    const release = takeRelease();
-    let finished!: () => void;
-    facts.pending = new Promise<void>((resolve) => {
-      finished = resolve;
-    });
-    const events = createEventStream(() =>
-      clientGone.abort(new DOMException('The client went away.', 'AbortError')),
-    );
-    const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
-    const rendered = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
-    const write = recorder === undefined ? rendered : recorder.wrap(rendered);
-    const relay = async () => {
-      let envelope: UnifiedOutput;
-      const adapter = {
-        ...input.adapter,
-        model: { provider: target.model.provider, modelId: target.modelId },
-      };
-      let streamed = 0;
-      try {
-        envelope = await fromStreamText(streamView(started, write), adapter, (text) => {
-          streamed += text.length;
-          return write('delta', { text });
-        });
-        if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
-        // Every stream that got this far is charged: what the provider reported, else an estimate of the text
-        // sent so far and of the prompt (a client that drops before the last event pays for what it read).
-        noteCharge(
-          facts,
-          envelope.success && envelope.metadata.usage_reported !== false
-            ? envelope.usage
-            : {
-                input_tokens: estimateTokens(promptCharacters(body)),
-                output_tokens: estimateTokens(streamed),
-              },
-        );
-        if (envelope.success) {
-          envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
-        }
-        if (outcome.stopped()) {
-          envelope = stoppedFailure(traceId);
-        } else if (clientGone.signal.aborted) {
-          facts.clientClosed = true;
-        } else if (outcome.timedOut()) {
-          envelope = assembleFailure(
-            target.provider.id,
-            'PROVIDER_TIMEOUT',
-            "The stream did not end within the route's deadline.",
-            {},
-            { trace_id: traceId },
-          );
-        }
-        if (runtime.logContent && envelope.success) facts.content = envelope.content;
-        const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
-        noteEnvelope(facts, built);
-        await write('envelope', built);
-      } finally {
+  return withPlace(
+    c,
+    runtime,
+    'text',
+    body.model,
+    async (targets, takeRelease, place) => {
+      const outcome = await callWithFallbacks({
+        targets,
+        traceId,
+        reliability: runtime.reliability('text'),
+        clientSignal: clientGone.signal,
+        call: (input) => startStream(prepared, input),
+        queuedMs: place.queuedMs,
+        stopSignal: runtime.stopSignal,
+        traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+        tracer: c.get('telemetry'),
+      });
+      facts.attempts = outcome.attempts;
+      const callFacts = (target?: Target) => ({
+        startedAt,
+        attempts: outcome.attempts,
+        fallbackFrom: outcome.fallbackFrom,
+        target,
+        prices: runtime.prices,
+      });
+      if (outcome.result === undefined) {
+        if (clientGone.signal.aborted) facts.clientClosed = true;
         outcome.finish();
-        release();
-        finished();
+        const failure =
+          outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+        return respond(c, failure, undefined, callFacts());
       }
-    };
-    // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
-    // reported where the process reports its errors, and the stream ends.
-    relay()
-      .catch((error: unknown) => console.error(error))
-      .finally(() => events.close());
-    // With its trace id already, so the outer middleware need not rebuild the answer to add it.
-    return c.newResponse(events.body, 200, {
-      ...EVENT_STREAM_HEADERS,
-      ...surfaceHeaders(renderer, traceId, {}),
-    });
-  }, body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens);
+      const { value: started, target, input } = outcome.result;
+      // The call resolved at the stream's first text (startStream).
+      c.get('telemetry')?.firstToken();
+      facts.target = target.label;
+      const release = takeRelease();
+      let finished!: () => void;
+      facts.pending = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      const events = createEventStream(() =>
+        clientGone.abort(new DOMException('The client went away.', 'AbortError')),
+      );
+      const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
+      const rendered = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
+      const write = recorder === undefined ? rendered : recorder.wrap(rendered);
+      const relay = async () => {
+        let envelope: UnifiedOutput;
+        const adapter = {
+          ...input.adapter,
+          model: { provider: target.model.provider, modelId: target.modelId },
+        };
+        let streamed = 0;
+        try {
+          envelope = await fromStreamText(streamView(started, write), adapter, (text) => {
+            streamed += text.length;
+            return write('delta', { text });
+          });
+          if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
+          // Every stream that got this far is charged: what the provider reported, else an estimate of the text
+          // sent so far and of the prompt (a client that drops before the last event pays for what it read).
+          noteCharge(
+            facts,
+            envelope.success && envelope.metadata.usage_reported !== false
+              ? envelope.usage
+              : {
+                  input_tokens: estimateTokens(promptCharacters(body)),
+                  output_tokens: estimateTokens(streamed),
+                },
+          );
+          if (envelope.success) {
+            envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
+          }
+          if (outcome.stopped()) {
+            envelope = stoppedFailure(traceId);
+          } else if (clientGone.signal.aborted) {
+            facts.clientClosed = true;
+          } else if (outcome.timedOut()) {
+            envelope = assembleFailure(
+              target.provider.id,
+              'PROVIDER_TIMEOUT',
+              "The stream did not end within the route's deadline.",
+              {},
+              { trace_id: traceId },
+            );
+          }
+          if (runtime.logContent && envelope.success) facts.content = envelope.content;
+          const built = buildEnvelope(envelope, callFacts(target), c.get('redactor'));
+          noteEnvelope(facts, built);
+          await write('envelope', built);
+        } finally {
+          outcome.finish();
+          release();
+          finished();
+        }
+      };
+      // The relay never rejects for a provider's failure (that is a failure envelope); anything else is a defect,
+      // reported where the process reports its errors, and the stream ends.
+      relay()
+        .catch((error: unknown) => console.error(error))
+        .finally(() => events.close());
+      // With its trace id already, so the outer middleware need not rebuild the answer to add it.
+      return c.newResponse(events.body, 200, {
+        ...EVENT_STREAM_HEADERS,
+        ...surfaceHeaders(renderer, traceId, {}),
+      });
+    },
+    body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens,
+  );
 }
