@@ -38,7 +38,7 @@ export interface MediaItem {
 export interface UnifiedCost {
   /** Dollars, or `null` when the call could not be priced. */
   usd: number | null;
-  /** Where the price came from (`genai-prices`, `config`, `demo`). */
+  /** Where the price came from (`genai-prices`, `config`, `demo`; `provider` when the provider billed it itself). */
   source?: string;
   /** The version of the prices (the table's, or `config`). */
   version?: string;

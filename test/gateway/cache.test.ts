@@ -70,10 +70,14 @@ describe('POST /v1/text through the cache', () => {
     expect(second.envelope.usage).toEqual(first.envelope.usage);
     expect(second.envelope.metadata.trace_id).not.toBe(first.envelope.metadata.trace_id);
     expect(second.envelope.metadata.attempts).toBe(0);
+    // The provider's answer was priced; the hit cost nothing and says what it saved.
+    expect(first.envelope.metadata.cost).toMatchObject({ source: 'genai-prices' });
+    expect(second.envelope.metadata.cost).toBeUndefined();
     expect(second.envelope.metadata.cache).toEqual({
       status: 'hit',
       trace_id: first.envelope.metadata.trace_id,
       age_s: 0,
+      cost_saved: first.envelope.metadata.cost,
     });
   });
 

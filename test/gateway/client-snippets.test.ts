@@ -19,9 +19,10 @@ import { createGateway } from '../../src/gateway/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = readFileSync(join(ROOT, 'docs', 'gateway.md'), 'utf8');
+// The OpenAI clients' part of the section; the Anthropic clients' programs run in test/docs/examples.test.ts.
 const SECTION = DOC.slice(
   DOC.indexOf('## Use it from your existing client'),
-  DOC.indexOf('\n## ', DOC.indexOf('## Use it from your existing client') + 3),
+  DOC.indexOf('\n### Anthropic clients'),
 );
 const PROGRAMS = [...SECTION.matchAll(/```ts\n([\s\S]*?)```\n```text\n([\s\S]*?)```/g)].map(
   ([, source, shown]) => ({
@@ -29,6 +30,12 @@ const PROGRAMS = [...SECTION.matchAll(/```ts\n([\s\S]*?)```\n```text\n([\s\S]*?)
     shown: (shown as string).trimEnd(),
   }),
 );
+/** README.md's drop-in quick start: the OpenAI and the Anthropic client of a gateway without keys. */
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const README_PROGRAM =
+  /Then your existing client[^\n]*\n\n<!--[^\n]*-->\n```ts\n([\s\S]*?)```\n\n```text\n([\s\S]*?)```/.exec(
+    README,
+  );
 const CURLS = [...SECTION.matchAll(/```sh\n(curl [^\n]+)\n```/g)].map(([, command]) => command as string);
 const ADDRESS = 'http://127.0.0.1:8787';
 const KEY = 'gateway-key-of-the-snippets';
@@ -97,4 +104,27 @@ describe('docs/gateway.md, "Use it from your existing client"', () => {
     expect(completion.object).toBe('chat.completion');
     expect(completion.choices[0]?.message.content).toMatch(/^Hello! /);
   });
+});
+
+describe('README.md, "Then your existing client"', () => {
+  test('the OpenAI and the Anthropic client, given only the base URL, print the demo answer', async () => {
+    expect(README_PROGRAM).not.toBeNull();
+    const [, source = '', shown = ''] = README_PROGRAM ?? [];
+    const keyless = createGateway({ providers: { demo: {} } });
+    const readmeServer = serve({ fetch: keyless.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    if (!readmeServer.listening) await once(readmeServer, 'listening');
+    try {
+      const readmeUrl = `http://127.0.0.1:${(readmeServer.address() as AddressInfo).port}`;
+      const file = join(work, 'readme-drop-in.mjs');
+      writeFileSync(
+        file,
+        transformSync(source.replaceAll(ADDRESS, readmeUrl), { loader: 'ts', format: 'esm' }).code,
+      );
+      const { stdout } = await run(process.execPath, [file], { cwd: work, env, timeout: 60_000 });
+      expect(stdout.trimEnd()).toBe(shown.trimEnd());
+    } finally {
+      readmeServer.closeAllConnections();
+      await new Promise((resolve) => readmeServer.close(resolve));
+    }
+  }, 90_000);
 });

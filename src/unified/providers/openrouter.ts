@@ -8,11 +8,15 @@ function openRouterFacts(root: Json): Record<string, unknown> {
   return {
     // OpenRouter names the upstream provider that served the request in a top-level `provider` member.
     upstream_provider: typeof root.provider === 'string' ? root.provider : undefined,
-    cost: typeof usage.cost === 'number' ? usage.cost : undefined,
+    // OpenRouter bills in dollars and says so in `usage.cost`: the envelope's cost, from the provider itself.
+    cost:
+      typeof usage.cost === 'number' && Number.isFinite(usage.cost) && usage.cost >= 0
+        ? { usd: usage.cost, source: 'provider' }
+        : undefined,
   };
 }
 
-/** `openrouter.chat`: OpenRouter's Chat Completions dialect (the upstream provider and cost go to metadata). */
+/** `openrouter.chat`: OpenRouter's Chat Completions dialect (the upstream provider to metadata, its billed cost to `metadata.cost`). */
 export const openRouterChat: FormatSpec = {
   ...chatFormat('openrouter', ['x-request-id', 'x-generation-id'], openRouterFacts),
   aiSdkProviders: ['openrouter.chat'],
