@@ -386,6 +386,7 @@ describe('createProviderFetch answers as the global fetch does', () => {
       // by an answer nobody asked for; the stray pretends to answer whatever request comes next.
       const [method, status] = kind.split(' ') as [string, string];
       const send = STRAY_VARIANTS[variant as keyof typeof STRAY_VARIANTS];
+      let mostOnOneConnection = 0;
       const raw = createTcpServer((socket) => {
         socket.on('error', () => undefined);
         let pending = '';
@@ -399,6 +400,7 @@ describe('createProviderFetch answers as the global fetch does', () => {
             pending = pending.slice(end + 4 + length);
             const path = head.split(' ')[1] ?? '';
             answered++;
+            mostOnOneConnection = Math.max(mostOnOneConnection, answered);
             const body = `answer for ${path}`;
             // A HEAD answer states the length of a body it does not send; a 204 or 304 has none.
             const answer =
@@ -433,6 +435,8 @@ describe('createProviderFetch answers as the global fetch does', () => {
             text: status === '200' && method !== 'HEAD' ? `answer for ${path}` : '',
           });
         }
+        // How the pool keeps them apart: no connection carries a second request.
+        expect(mostOnOneConnection).toBe(1);
       } finally {
         await pool.close();
         raw.close();
