@@ -31,7 +31,7 @@ export interface GatewayOptions extends GatewayConfig {
   console?: AssetHandler | undefined;
   /**
    * The `fetch` provider calls go through, under the gateway's bounds (docs/gateway.md, "Bounds"); default: one
-   * on a keep-alive pool of the gateway's own (`createProviderFetch`), which answers as the global `fetch` does
+   * on a pool of the gateway's own (`createProviderFetch`, a connection per request), which answers as the global `fetch` does
    * for about 0.6× its CPU per plain call.
    */
   fetch?: typeof globalThis.fetch | undefined;

@@ -13,7 +13,7 @@ import { UpstreamFault } from './upstream-fault.js';
 
 /** The `fetch` the gateway calls its providers through, and how to let its connections go. */
 export interface ProviderFetch {
-  /** A WHATWG `fetch` on the gateway's own keep-alive pool. */
+  /** A WHATWG `fetch` on the gateway's own pool of provider connections. */
   readonly fetch: typeof globalThis.fetch;
   /**
    * Closes the pool's connections and refuses new requests; a request still in flight fails. `verdict gateway`
@@ -21,6 +21,14 @@ export interface ProviderFetch {
    */
   close(): Promise<void>;
 }
+
+/**
+ * Every connection carries one request and closes after its answer (`connection: close`): HTTP/1.1 gives an
+ * answer no request id, so on a reused connection an extra answer a provider sends (one its kernel holds back
+ * until the next request arrives) would be read as the next caller's answer, and shift every answer after it
+ * (docs/gateway.md, "Security").
+ */
+const ONE_REQUEST_PER_CONNECTION = { pipelining: 0 } as const;
 
 /** Statuses whose response has no body, whatever the provider sent. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -181,7 +189,7 @@ function webBody(
 }
 
 /**
- * A `fetch` on an undici `Agent` (connections to each provider kept alive between requests). A request the
+ * A `fetch` on an undici `Agent` (a connection per request, never reused). A request the
  * gateway's provider fetch makes — text or bytes as its body, redirects not followed — goes straight to the
  * pool through undici's `request`, and its answer comes back as a `Response` streaming the body as it arrives:
  * the same status, headers (a content coding decoded, as `fetch` does), abort reasons and `fetch failed` /
@@ -193,10 +201,16 @@ function webBody(
 export function createProviderFetch(options: ProviderFetchOptions = {}): ProviderFetch {
   const resolve = options.lookup ?? (dnsLookup as LookupFunction);
   const allowed = createAddressAllowList(options.allowDownloadAddresses);
-  const agent = new Agent(options.lookup === undefined ? {} : { connect: { lookup: options.lookup } });
+  const agent = new Agent({
+    ...ONE_REQUEST_PER_CONNECTION,
+    ...(options.lookup === undefined ? {} : { connect: { lookup: options.lookup } }),
+  });
   // Downloads made on a provider's word connect through their own pool, whose every connection checks the
   // addresses it is about to use (docs/gateway.md, "Security").
-  const downloads = new Agent({ connect: { lookup: checkedLookup(resolve, allowed) } });
+  const downloads = new Agent({
+    ...ONE_REQUEST_PER_CONNECTION,
+    connect: { lookup: checkedLookup(resolve, allowed) },
+  });
   const fetch = async (input: RequestInfo | URL, given?: RequestInit): Promise<Response> => {
     const { init, download } = takeDownloadMark(given);
     const pool = download ? downloads : agent;

@@ -69,7 +69,7 @@ describe('verdict gateway', () => {
     expect(log).toContain('stopped');
   });
 
-  test('a transcription reaches the provider as multipart through the keep-alive pool of verdict gateway', async () => {
+  test('a transcription reaches the provider as multipart through the provider pool of verdict gateway', async () => {
     const cli = await startCli([], {
       OPENAI_API_KEY: 'sk-env-openai-secret',
       OPENAI_BASE_URL: replay.baseURL.openai,
