@@ -56,6 +56,10 @@ const upstreamSchema = z.strictObject({
   maxStreamEvents: positiveInt.optional(),
   firstByteTimeoutMs: positiveInt.optional(),
   maxInFlightBytes: positiveInt.optional(),
+  reuseConnections: z
+    .boolean()
+    .optional()
+    .describe('Keep provider connections alive between requests (false: one request per connection).'),
   allowDownloadAddresses: z
     .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
     .max(256)
@@ -209,6 +213,8 @@ export interface UpstreamSettings {
   firstByteTimeoutMs?: number | undefined;
   /** Most bytes of answers that are not streams held by all calls at once, decoded (256 MiB). */
   maxInFlightBytes?: number | undefined;
+  /** Keep provider connections alive between requests (false: one request per connection, docs/gateway.md "Security"). */
+  reuseConnections?: boolean | undefined;
   /** Internal addresses or CIDR ranges a download named by a provider's answer may reach (none). */
   allowDownloadAddresses?: readonly string[] | undefined;
 }

@@ -444,6 +444,37 @@ describe('createProviderFetch answers as the global fetch does', () => {
     },
   );
 
+  test('with reuseConnections, a well-behaved provider answers several requests on a connection', async () => {
+    let connections = 0;
+    const raw = createTcpServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+      let pending = '';
+      socket.on('data', (data) => {
+        pending += data.toString('latin1');
+        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+          const head = pending.slice(0, end);
+          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+          if (pending.length < end + 4 + length) return;
+          pending = pending.slice(end + 4 + length);
+          socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
+        }
+      });
+    });
+    raw.listen(0, '127.0.0.1');
+    await once(raw, 'listening');
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    const reusing = createProviderFetch({ reuseConnections: true });
+    try {
+      for (let n = 0; n < 4; n++) expect(await (await reusing.fetch(url, init())).text()).toBe('ok');
+      // Without reuse every request opens its own connection (see the stray answers above).
+      expect(connections).toBeLessThan(4);
+    } finally {
+      await reusing.close();
+      raw.close();
+    }
+  });
+
   test('a status outside 200–599 fails as "fetch failed" (where the global fetch passes it on), its connection dropped', async () => {
     // The body never ends: reading it to its end would never finish.
     const raw = createTcpServer((socket) => {

@@ -202,7 +202,7 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
   const resolve = options.lookup ?? (dnsLookup as LookupFunction);
   const allowed = createAddressAllowList(options.allowDownloadAddresses);
   const agent = new Agent({
-    ...ONE_REQUEST_PER_CONNECTION,
+    ...(options.reuseConnections === true ? {} : ONE_REQUEST_PER_CONNECTION),
     ...(options.lookup === undefined ? {} : { connect: { lookup: options.lookup } }),
   });
   // Downloads made on a provider's word connect through their own pool, whose every connection checks the
@@ -306,6 +306,12 @@ export interface ProviderFetchOptions {
   allowDownloadAddresses?: readonly string[] | undefined;
   /** Resolves host names (default `dns.lookup`): a test's own resolver. */
   lookup?: LookupFunction | undefined;
+  /**
+   * Keep provider connections alive between requests (`upstream.reuseConnections`; default false): no new
+   * connection (and TLS handshake) per call, at the price of the answer shift a misbehaving provider can cause on
+   * a reused connection (docs/gateway.md, "Security"). Downloads never reuse a connection.
+   */
+  reuseConnections?: boolean | undefined;
 }
 
 /** The request without the gateway's download mark, and whether it carried one. */

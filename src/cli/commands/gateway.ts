@@ -404,6 +404,7 @@ export async function runGateway(argv: readonly string[], io: CommandIo): Promis
   const demoPaceMs = options.demo ? (config.demoPaceMs ?? DEMO_READING_PACE_MS) : config.demoPaceMs;
   const providerFetch = createProviderFetch({
     allowDownloadAddresses: config.upstream?.allowDownloadAddresses,
+    reuseConnections: config.upstream?.reuseConnections,
   });
   try {
     gateway = createGateway({
