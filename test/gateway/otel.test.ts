@@ -168,6 +168,9 @@ describe.each(['http/protobuf', 'http/json'] as const)('OpenTelemetry export ove
       },
     });
     expect(details.cached_input_tokens).toBeGreaterThan(0);
+    // The call's price, as the envelope states it (docs/gateway.md, "Prices").
+    expect(envelope.metadata.cost?.usd).toBeGreaterThan(0);
+    expect(client.attributes['verdict.cost_usd']).toBe(envelope.metadata.cost?.usd);
     // The OpenTelemetry trace id is the gateway's, and the provider call carries the attempt span's context.
     expect(client.traceId).toBe(traceId);
     expect(envelope.metadata.trace_id).toBe(traceId);
