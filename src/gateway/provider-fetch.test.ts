@@ -139,6 +139,21 @@ async function failureOf(call: () => Promise<unknown>) {
   throw new Error('The call did not fail.');
 }
 
+/** Calls `answer` with the head of each whole request a raw provider socket receives, in order. */
+function onRequests(socket: Socket, answer: (head: string) => void): void {
+  let pending = '';
+  socket.on('data', (data) => {
+    pending += data.toString('latin1');
+    for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+      const head = pending.slice(0, end);
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      if (pending.length < end + 4 + length) return;
+      pending = pending.slice(end + 4 + length);
+      answer(head);
+    }
+  });
+}
+
 describe('createProviderFetch answers as the global fetch does', () => {
   const pool = createProviderFetch();
   afterAll(() => pool.close());
@@ -265,21 +280,13 @@ describe('createProviderFetch answers as the global fetch does', () => {
     };
     const raw = createTcpServer((socket) => {
       socket.on('error', () => undefined);
-      let pending = '';
-      socket.on('data', (data) => {
-        pending += data.toString('latin1');
-        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
-          const head = pending.slice(0, end);
-          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-          if (pending.length < end + 4 + length) return;
-          pending = pending.slice(end + 4 + length);
-          const path = head.split(' ')[1] ?? '';
-          if (path !== '/endless') socket.write(WIRE[path] ?? '');
-          else {
-            socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
-            const timer = setInterval(() => socket.write('4\r\nmore\r\n'), 5);
-            socket.once('close', () => clearInterval(timer));
-          }
+      onRequests(socket, (head) => {
+        const path = head.split(' ')[1] ?? '';
+        if (path !== '/endless') socket.write(WIRE[path] ?? '');
+        else {
+          socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+          const timer = setInterval(() => socket.write('4\r\nmore\r\n'), 5);
+          socket.once('close', () => clearInterval(timer));
         }
       });
     });
@@ -306,18 +313,10 @@ describe('createProviderFetch answers as the global fetch does', () => {
     let latest: Socket | undefined;
     const raw = createTcpServer((socket) => {
       socket.on('error', () => undefined);
-      let pending = '';
-      socket.on('data', (data) => {
-        pending += data.toString('latin1');
-        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
-          const head = pending.slice(0, end);
-          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-          if (pending.length < end + 4 + length) return;
-          pending = pending.slice(end + 4 + length);
-          const body = `answer for ${head.split(' ')[1]}`;
-          socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
-          latest = socket;
-        }
+      onRequests(socket, (head) => {
+        const body = `answer for ${head.split(' ')[1]}`;
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+        latest = socket;
       });
     });
     // The stray answer, and the end of the connection it went to (the pool closes a connection after its one
@@ -449,16 +448,8 @@ describe('createProviderFetch answers as the global fetch does', () => {
     const raw = createTcpServer((socket) => {
       connections++;
       socket.on('error', () => undefined);
-      let pending = '';
-      socket.on('data', (data) => {
-        pending += data.toString('latin1');
-        for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
-          const head = pending.slice(0, end);
-          const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-          if (pending.length < end + 4 + length) return;
-          pending = pending.slice(end + 4 + length);
-          socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
-        }
+      onRequests(socket, () => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok');
       });
     });
     raw.listen(0, '127.0.0.1');
