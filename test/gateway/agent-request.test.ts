@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, providersWithResponses, type ReplayProviders } from '../helpers/replay-providers.js';
 import { AGENT_TOOLS, FAMILIES, type Family, UNITS_ARGS, WEATHER_ARGS } from './agent-wire.js';
 import { parseSse, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -13,15 +13,7 @@ beforeEach(() => {
 
 function gateway() {
   return createGateway({
-    providers: {
-      ...replay.providers(),
-      'openai-responses': {
-        type: 'openai',
-        api: 'responses',
-        baseURL: replay.baseURL.openai,
-        apiKey: 'sk-replay-openai-secret',
-      },
-    } as GatewayOptions['providers'],
+    providers: providersWithResponses(replay) as GatewayOptions['providers'],
     retries: 0,
   });
 }

@@ -5,7 +5,7 @@ import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import type { UnifiedOutput } from '../../src/unified/index.js';
-import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, providersWithResponses, type ReplayProviders } from '../helpers/replay-providers.js';
 import { FAMILIES, FINAL_TEXT, WEATHER_ARGS } from './agent-wire.js';
 import { parseSse, postJson, readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -26,15 +26,7 @@ const KEY = 'gateway-key-of-the-anthropic-tests';
 
 function gateway(options: GatewayOptions = {}) {
   return createGateway({
-    providers: {
-      ...replay.providers(),
-      'openai-responses': {
-        type: 'openai',
-        api: 'responses',
-        baseURL: replay.baseURL.openai,
-        apiKey: 'sk-replay-openai-secret',
-      },
-    } as GatewayOptions['providers'],
+    providers: providersWithResponses(replay) as GatewayOptions['providers'],
     retries: 0,
     ...options,
   });

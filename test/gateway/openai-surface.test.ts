@@ -3,7 +3,7 @@ import { generateText, streamText } from 'ai';
 import OpenAI from 'openai';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
+import { fixture, providersWithResponses, type ReplayProviders } from '../helpers/replay-providers.js';
 import { AGENT_TOOLS, FAMILIES, UNITS_ARGS, WEATHER_ARGS } from './agent-wire.js';
 import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
@@ -24,15 +24,7 @@ const KEY = 'gateway-key-for-openai-clients';
 
 function gatewayOf(options: Partial<GatewayOptions> = {}) {
   return createGateway({
-    providers: {
-      ...replay.providers(),
-      'openai-responses': {
-        type: 'openai',
-        api: 'responses',
-        baseURL: replay.baseURL.openai,
-        apiKey: 'sk-replay-openai-secret',
-      },
-    } as GatewayOptions['providers'],
+    providers: providersWithResponses(replay) as GatewayOptions['providers'],
     keys: [KEY],
     retries: 0,
     ...options,

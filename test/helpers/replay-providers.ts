@@ -324,3 +324,21 @@ export async function startReplayProviders(): Promise<ReplayProviders> {
       }),
   };
 }
+
+/**
+ * `replay.providers()` plus `openai-responses`: OpenAI's Responses API at the same server, for the tests that
+ * drive every upstream family (the drop-in surfaces, agents' requests).
+ */
+export function providersWithResponses(
+  replay: ReplayProviders,
+): Record<string, { type?: string; api?: string; baseURL: string; apiKey: string }> {
+  return {
+    ...replay.providers(),
+    'openai-responses': {
+      type: 'openai',
+      api: 'responses',
+      baseURL: replay.baseURL.openai,
+      apiKey: 'sk-replay-openai-secret',
+    },
+  };
+}
