@@ -1,40 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { run } from '../../../src/cli/run.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
-import {
-  createKey,
-  type GatewayStore,
-  migrateStore,
-  openStore,
-  readSpend,
-  reserveSpend,
-} from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
+import { createKey, type GatewayStore, readSpend, reserveSpend } from '../../../src/gateway/store/index.js';
 import { memoryIo } from '../../helpers/memory-io.js';
 import { fixture } from '../../helpers/replay-providers.js';
 import { useReplay } from '../use-replay.js';
+import { useThreeInstances } from './use-three-instances.js';
 
 // Budgets in dollars on both stores (docs/gateway.md, "Budgets in dollars"): three gateway instances, each with
 // its own pool on one embedded PostgreSQL, and three on one PGlite store.
 const replay = useReplay();
 const M = 1_000_000;
-let postgres: TestPostgres;
-const stores: Record<'pglite' | 'postgres', GatewayStore[]> = { pglite: [], postgres: [] };
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  const pglite = await openStore(':memory:');
-  await migrateStore(pglite);
-  stores.pglite = [pglite, pglite, pglite];
-  for (let index = 0; index < 3; index++)
-    stores.postgres.push(await openStore(postgres.url, { queryTimeoutMs: 10_000, onError: () => undefined }));
-  await Promise.all(stores.postgres.map((store) => migrateStore(store)));
-}, 180_000);
-afterAll(async () => {
-  for (const store of new Set([...stores.pglite, ...stores.postgres]))
-    await store.close().catch(() => undefined);
-  await postgres?.close();
-}, 60_000);
+const { stores, postgresUrl } = useThreeInstances();
 
 /** A Chat Completions answer of gpt-4.1-mini with the given usage (0.40 input, 1.60 output per million tokens). */
 function answer(input: number, output: number) {
@@ -178,7 +155,7 @@ describe('verdict gateway keys --budget-usd', () => {
   test('creates, shows and removes a dollar budget', async () => {
     const cli = async (...argv: string[]) => {
       const io = memoryIo({ cwd: process.cwd() });
-      const status = await run(['gateway', 'keys', ...argv, '--store', postgres.url, '--json'], io);
+      const status = await run(['gateway', 'keys', ...argv, '--store', postgresUrl(), '--json'], io);
       return { status, document: JSON.parse(io.stdout.text()) };
     };
     const created = await cli(

@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import {
   type GatewayStore,
-  migrateStore,
-  openStore,
   rollUpUsage,
   type UsageRecord,
   UsageWriter,
 } from '../../../src/gateway/store/index.js';
-import { startPostgres, type TestPostgres } from '../../helpers/embedded-postgres.mjs';
 import { useReplay } from '../use-replay.js';
+import { useThreeInstances } from './use-three-instances.js';
 
 // Retention and daily rollups on a stopped clock (docs/gateway.md, "Retention"), on PGlite and on an embedded
 // PostgreSQL with three instances running the job at once.
 const replay = useReplay();
 const NOW = new Date('2026-12-01T12:00:00.000Z');
 const DAY = 86_400_000;
-let postgres: TestPostgres;
-const stores: Record<'pglite' | 'postgres', GatewayStore[]> = { pglite: [], postgres: [] };
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  const pglite = await openStore(':memory:');
-  await migrateStore(pglite);
-  stores.pglite = [pglite, pglite, pglite];
-  for (let index = 0; index < 3; index++)
-    stores.postgres.push(await openStore(postgres.url, { queryTimeoutMs: 10_000, onError: () => undefined }));
-  await Promise.all(stores.postgres.map((store) => migrateStore(store)));
-}, 180_000);
-afterAll(async () => {
-  for (const store of new Set([...stores.pglite, ...stores.postgres]))
-    await store.close().catch(() => undefined);
-  await postgres?.close();
-}, 60_000);
+const { stores } = useThreeInstances();
 
 /** `count` records, one every `stepMs` back from `NOW`, over two keys and models; every seventh unpriced. */
 function records(count: number, stepMs: number): UsageRecord[] {
