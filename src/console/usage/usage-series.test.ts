@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { chartData, formatDollars, niceScale, readUsageReport, type UsageReport } from './usage-series.js';
+import {
+  chartData,
+  compactNumber,
+  formatDollars,
+  niceScale,
+  readUsageReport,
+  type UsageReport,
+} from './usage-series.js';
 
 const totals = (requests: number, errors = 0, latency: number | null = 10) => ({
   requests,
@@ -61,6 +68,16 @@ describe('chartData', () => {
     const data = chartData(many, 'requests');
     expect(data.lines.map((line) => line.label)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'other']);
     expect(data.lines.at(-1)?.values[0]).toBe(5 + 4);
+  });
+});
+
+describe('compactNumber', () => {
+  test('keeps two significant digits below 1, so the ticks of a cost axis differ', () => {
+    expect([0.002, 0.004, 0.006].map(compactNumber)).toEqual(['0.002', '0.004', '0.006']);
+    expect(compactNumber(0.000123)).toBe('0.00012');
+    expect(compactNumber(0)).toBe('0');
+    expect(compactNumber(2.5)).toBe('2.5');
+    expect(compactNumber(1234567)).toBe('1.2M');
   });
 });
 

@@ -182,8 +182,10 @@ export function formatDollars(usd: number): string {
   return `$${usd.toFixed(decimals)}`;
 }
 
-/** A number for people: 1234567 → "1.2M". */
+/** A number for people: 1234567 → "1.2M", 0.00042 → "0.00042" (dollars of a call are that small). */
 export function compactNumber(value: number): string {
+  // Below 1, two significant digits: one decimal would draw every tick of a cost axis as "0.0".
+  if (value !== 0 && Math.abs(value) < 1) return String(Number(value.toPrecision(2)));
   if (Math.abs(value) >= 1e9) return `${(value / 1e9).toFixed(1)}G`;
   if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
   if (Math.abs(value) >= 1e4) return `${(value / 1e3).toFixed(0)}k`;
