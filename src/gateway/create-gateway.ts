@@ -2,13 +2,11 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
-import {
-  CACHE_NAMESPACE_HEADER,
-  CACHE_STATUS_HEADER,
-  CACHE_TTL_HEADER,
-} from './cache/serve-through-cache.js';
+import { createRedactor } from './basics/redact-secrets.js';
+import { ROUTE_KEYS, routeEntry, routeLabelOf } from './basics/route-table.js';
+import { StopNotice } from './basics/stop-notice.js';
+import { readOtelSettings } from './config/otel-settings.js';
 import { createRuntime } from './create-runtime.js';
-import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import {
   adminKeyOf,
   checkPriceOptions,
@@ -17,7 +15,6 @@ import {
   gatewayKeysOf,
   secretsOf,
 } from './gateway-options.js';
-import { GatewayMetrics } from './metrics.js';
 import { createKeylessGuard } from './middleware/keyless-guard.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
@@ -25,14 +22,17 @@ import { createSecurityHeaders } from './middleware/security-headers.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
-import { readOtelSettings } from './observability/otel-settings.js';
+import { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTelemetry } from './observability/request-telemetry.js';
-import { createRedactor } from './redact-secrets.js';
-import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
+import { type GatewayEnv, respond, systemFailure } from './pipeline/gateway-env.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
+import {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+} from './routes/serve-through-cache.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
 import { COST_HEADER } from './spend/cost-header.js';
-import { StopNotice } from './stop-notice.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
 import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
@@ -305,7 +305,7 @@ function startTelemetry(options: GatewayOptions): TelemetryHandle | undefined {
     if (!read.ok) throw new VerdictError('invalid_argument', `OpenTelemetry: ${read.problems.join(' ')}`);
     const settings = read.settings;
     if (settings === undefined) return undefined;
-    loading = import('./observability/load-telemetry.js')
+    loading = import('./middleware/load-telemetry.js')
       .then(({ loadTelemetry }) => loadTelemetry(settings, { log: options.log }))
       .then(
         (telemetry) => {

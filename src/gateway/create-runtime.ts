@@ -1,24 +1,24 @@
 import { omitUndefined } from '../contract/findings.js';
-import { resolveCacheSettings } from './cache/cache-settings.js';
+import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './ai-sdk/guarded-fetch.js';
+import { createProviderFetch } from './ai-sdk/provider-fetch.js';
+import { type Modality, type RouteName, routeEntry } from './basics/route-table.js';
+import type { StopNotice } from './basics/stop-notice.js';
 import { ResponseCache } from './cache/response-cache.js';
-import type { Target } from './call-with-fallbacks.js';
-import { providerTypeOf } from './config.js';
-import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
+import { resolveCacheSettings } from './config/cache-settings.js';
+import { providerTypeOf } from './config/config.js';
 import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
-import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
-import type { GatewayMetrics } from './metrics.js';
-import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import { createProviderFetch } from './provider-fetch.js';
+import type { GatewayMetrics } from './observability/metrics.js';
+import type { Target } from './pipeline/call-with-fallbacks.js';
+import { ConcurrencyLimit } from './pipeline/concurrency-limit.js';
+import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './pipeline/gateway-env.js';
 import {
   createProviderModels,
   MODALITIES_OF,
   type ModelMaker,
   type ModelMakers,
   type ModelOf,
-} from './providers.js';
-import { type Modality, type RouteName, routeEntry } from './route-table.js';
+} from './providers/providers.js';
 import { createPriceBook } from './spend/price-book.js';
-import type { StopNotice } from './stop-notice.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;

@@ -7,7 +7,7 @@ import {
   type ProviderSettings,
   problemsOf,
   providersFromEnv,
-} from './config.js';
+} from './config/config.js';
 import type { GatewayTelemetry } from './observability/request-telemetry.js';
 import { checkPrices, pricesSchema } from './spend/price-book.js';
 import type { GatewayStore } from './store/open-store.js';

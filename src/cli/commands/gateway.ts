@@ -9,7 +9,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
 import { isVerdictError } from '../../errors.js';
-import { describeMissingKeys, duplicateProblems } from '../../gateway/config.js';
+import { createProviderFetch } from '../../gateway/ai-sdk/provider-fetch.js';
+import { describeMissingKeys, duplicateProblems } from '../../gateway/config/config.js';
 import {
   type AssetHandler,
   checkCredentials,
@@ -21,7 +22,6 @@ import {
   providersFromEnv,
   providerVariables,
 } from '../../gateway/index.js';
-import { createProviderFetch } from '../../gateway/provider-fetch.js';
 import type { GatewayStore } from '../../gateway/store/index.js';
 import {
   boundConnections,

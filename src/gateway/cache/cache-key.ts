@@ -1,4 +1,4 @@
-import type { TextRequest } from '../request-schemas.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** What a cache key is made of (docs/gateway.md, "Cache"); never the caller's key itself. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { UnifiedSuccess } from '../../unified/types.js';
+import { type CacheSettings, resolveCacheSettings } from '../config/cache-settings.js';
 import { hashCacheKey } from './cache-key.js';
-import { type CacheSettings, resolveCacheSettings } from './cache-settings.js';
 import { canonicalJson } from './canonical-json.js';
 import { type CachedAnswer, ResponseCache } from './response-cache.js';
 

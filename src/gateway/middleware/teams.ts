@@ -6,16 +6,16 @@
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { Target } from '../call-with-fallbacks.js';
+import { replaceControlCharacters } from '../basics/plain-id.js';
+import { providerRouteOf } from '../basics/route-table.js';
+import type { Target } from '../pipeline/call-with-fallbacks.js';
 import {
   type GatewayEnv,
   type RequestFacts,
   respond,
   type SpendGate,
   systemFailure,
-} from '../gateway-env.js';
-import { replaceControlCharacters } from '../plain-id.js';
-import { providerRouteOf } from '../route-table.js';
+} from '../pipeline/gateway-env.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { chargeOf } from '../spend/charge-of.js';
 import { formatUsd } from '../spend/cost-header.js';

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { Target } from '../call-with-fallbacks.js';
-import type { GatewayEnv } from '../gateway-env.js';
+import type { Target } from '../pipeline/call-with-fallbacks.js';
+import type { GatewayEnv } from '../pipeline/gateway-env.js';
 
 // The hooks the gateway's request path calls when OpenTelemetry is on (docs/gateway.md, "OpenTelemetry"). Types
 // only: routes and the call loop depend on these, never on the SDK, which is loaded only when an endpoint is set.

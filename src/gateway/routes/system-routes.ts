@@ -1,18 +1,18 @@
 import type { Hono } from 'hono';
+import { ROUTE_TABLE } from '../basics/route-table.js';
 import { DEMO_CATALOG } from '../demo/create-demo-models.js';
+import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
+import type { Teams } from '../middleware/teams.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { createOpenApiDocument } from '../openapi.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
   respond,
   systemFailure,
   systemSuccess,
-} from '../gateway-env.js';
-import type { GatewayMetrics } from '../metrics.js';
-import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
-import type { Teams } from '../middleware/teams.js';
-import { createOpenApiDocument } from '../openapi.js';
-import { MODALITIES_OF } from '../providers.js';
-import { ROUTE_TABLE } from '../route-table.js';
+} from '../pipeline/gateway-env.js';
+import { MODALITIES_OF } from '../providers/providers.js';
 
 /** What the gateway's own routes read: the runtime, the metrics, the shutdown state and the store (with one). */
 export interface SystemRouteContext {

@@ -9,19 +9,19 @@ import {
 } from '../../unified/ai-sdk.js';
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { boundAnswers } from '../bound-answer.js';
-import { buildEnvelope, withMetadata } from '../build-envelope.js';
-import { type StreamRecorder, serveThroughCache, textCacheSubject } from '../cache/serve-through-cache.js';
+import { boundAnswers } from '../ai-sdk/bound-answer.js';
+import { STREAM_REQUEST_HEADER, StreamTap } from '../ai-sdk/guarded-fetch.js';
+import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
+import type { ConfigProblem } from '../config/config.js';
+import { buildEnvelope, withMetadata } from '../pipeline/build-envelope.js';
 import {
   type AttemptInput,
   callWithFallbacks,
   stoppedFailure,
   type Target,
   traceFlagsOf,
-} from '../call-with-fallbacks.js';
-import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
-import type { ConfigProblem } from '../config.js';
-import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
+} from '../pipeline/call-with-fallbacks.js';
 import {
   estimateTokens,
   type GatewayEnv,
@@ -30,20 +30,20 @@ import {
   noteEnvelope,
   respond,
   systemFailure,
-} from '../gateway-env.js';
-import { STREAM_REQUEST_HEADER, StreamTap } from '../guarded-fetch.js';
-import type { ModelOf } from '../providers.js';
-import { invalidRequest } from '../read-request.js';
-import type { TextRequest } from '../request-schemas.js';
-import { createObjectCheck, type ObjectCheck } from '../structured-output.js';
+} from '../pipeline/gateway-env.js';
+import { createObjectCheck, type ObjectCheck } from '../pipeline/structured-output.js';
+import type { ModelOf } from '../providers/providers.js';
+import { type ChatCall, chatFamilyOf, toChatCall } from '../request/chat-request.js';
+import { invalidRequest } from '../request/read-request.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import {
   ENVELOPE_RENDERER,
   surfaceHeaders,
   type TextStreamWrite,
   writeEnvelopeEvents,
 } from '../surfaces/surface.js';
-import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
 import { serveCall, withPlace } from './serve-call.js';
+import { type StreamRecorder, serveThroughCache, textCacheSubject } from './serve-through-cache.js';
 
 /** A text request checked against its targets: each target's AI SDK call options and the answer's check. */
 interface PreparedText {

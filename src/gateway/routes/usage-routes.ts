@@ -5,9 +5,9 @@
  */
 
 import type { Context, Hono } from 'hono';
-import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
-import { hasControlCharacter } from '../plain-id.js';
-import { ROUTE_TABLE } from '../route-table.js';
+import { hasControlCharacter } from '../basics/plain-id.js';
+import { ROUTE_TABLE } from '../basics/route-table.js';
+import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../pipeline/gateway-env.js';
 import { formatUsd } from '../spend/cost-header.js';
 import { readSpend } from '../store/budgets.js';
 import { readCounts } from '../store/limits.js';

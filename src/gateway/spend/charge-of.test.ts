@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { RequestFacts } from '../gateway-env.js';
+import type { RequestFacts } from '../pipeline/gateway-env.js';
 import { chargeOf } from './charge-of.js';
 import { createPriceBook } from './price-book.js';
 

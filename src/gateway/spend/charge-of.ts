@@ -1,5 +1,5 @@
 import type { UnifiedCost } from '../../unified/types.js';
-import type { RequestFacts } from '../gateway-env.js';
+import type { RequestFacts } from '../pipeline/gateway-env.js';
 import type { PriceBook } from './price-book.js';
 import { priceCall } from './price-call.js';
 

@@ -1,7 +1,7 @@
 import { calcPrice, type ModelPrice, type Provider } from '@pydantic/genai-prices';
 import { z } from 'zod';
 import { pointerOf } from '../../json/json-pointer.js';
-import type { ConfigProblem, ProviderType } from '../config.js';
+import type { ConfigProblem, ProviderType } from '../config/config.js';
 
 /**
  * Where a call's price comes from (docs/gateway.md, "Prices"): the pinned table of `@pydantic/genai-prices`,

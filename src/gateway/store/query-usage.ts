@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64Url } from '../../unified/base64.js';
-import { hasControlCharacter } from '../plain-id.js';
+import { hasControlCharacter } from '../basics/plain-id.js';
 import type { GatewayStore } from './open-store.js';
 import type { UsageRecord } from './usage-writer.js';
 

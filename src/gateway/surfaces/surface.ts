@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { responseOfValid } from '../../unified/to-http-response.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { EventStream } from '../create-event-stream.js';
-import type { GatewayEnv, GatewayRuntime } from '../gateway-env.js';
+import type { EventStream } from '../basics/create-event-stream.js';
+import type { GatewayEnv, GatewayRuntime } from '../pipeline/gateway-env.js';
 
 /**
  * What every client surface of the gateway shares (docs/gateway.md, "Use it from your existing client"). A

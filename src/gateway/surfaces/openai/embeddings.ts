@@ -3,9 +3,9 @@ import type { AiSdkOptions } from '../../../unified/ai-sdk.js';
 import { assembleSuccess } from '../../../unified/assemble-output.js';
 import { toBase64 } from '../../../unified/base64.js';
 import type { UnifiedOutput } from '../../../unified/types.js';
-import type { AttemptInput } from '../../call-with-fallbacks.js';
-import type { ModelOf } from '../../providers.js';
-import type { EmbeddingsRequest } from '../../request-schemas.js';
+import type { AttemptInput } from '../../pipeline/call-with-fallbacks.js';
+import type { ModelOf } from '../../providers/providers.js';
+import type { EmbeddingsRequest } from '../../request/request-schemas.js';
 import { type Renderer, surfaceHeaders } from '../surface.js';
 import { renderOpenAiFailure } from './openai-errors.js';
 

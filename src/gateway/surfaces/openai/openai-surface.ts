@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { GatewayEnv, GatewayRuntime } from '../../gateway-env.js';
-import { respond, systemFailure } from '../../gateway-env.js';
+import { ROUTE_TABLE } from '../../basics/route-table.js';
 import { jsonBodyOf } from '../../middleware/read-body.js';
-import { invalidRequest } from '../../read-request.js';
-import { REQUEST_SCHEMAS } from '../../request-schemas.js';
-import { ROUTE_TABLE } from '../../route-table.js';
+import type { GatewayEnv, GatewayRuntime } from '../../pipeline/gateway-env.js';
+import { respond, systemFailure } from '../../pipeline/gateway-env.js';
+import { invalidRequest } from '../../request/read-request.js';
+import { REQUEST_SCHEMAS } from '../../request/request-schemas.js';
 import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
 import { serveTextRequest } from '../../routes/text.js';

@@ -11,7 +11,14 @@ import type {
   SpeechModel,
   TranscriptionModel,
 } from 'ai';
-import { omitUndefined } from '../contract/findings.js';
+import { omitUndefined } from '../../contract/findings.js';
+import {
+  isPackagedType,
+  PACKAGED_MODALITIES,
+  PACKAGED_TYPES,
+  type PackagedType,
+} from '../ai-sdk/packaged-types.js';
+import { type Modality, ROUTE_NAMES } from '../basics/route-table.js';
 import {
   KNOWN_COMPATIBLE,
   keyEnvOf,
@@ -19,13 +26,11 @@ import {
   type ProviderSettings,
   type ProviderType,
   providerTypeOf,
-} from './config.js';
-import { createDemoModels, type DemoOptions, isDemoVideoOperation } from './demo/create-demo-models.js';
+} from '../config/config.js';
+import { createDemoModels, type DemoOptions, isDemoVideoOperation } from '../demo/create-demo-models.js';
 import { createPackagedModels } from './packaged-providers.js';
-import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
-import { type Modality, ROUTE_NAMES } from './route-table.js';
 
-export type { Modality } from './route-table.js';
+export type { Modality } from '../basics/route-table.js';
 
 /** A video model, as `experimental_generateVideo` takes it. */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];

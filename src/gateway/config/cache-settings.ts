@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROUTE_NAMES, type RouteName } from '../route-table.js';
+import { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
 
 /**
  * The response cache's settings (docs/gateway.md, "Cache"): the `cache` member of a configuration, and the

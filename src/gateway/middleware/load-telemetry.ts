@@ -2,10 +2,9 @@ import type { Attributes, Histogram, Context as OtelContext, Span, Tracer } from
 import type { Context } from 'hono';
 import { parseTraceparent, randomHex } from '../../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { type Target, traceHeaders } from '../call-with-fallbacks.js';
-import { type GatewayEnv, onAnswerEnd } from '../gateway-env.js';
-import type { Redactor } from '../redact-secrets.js';
-import { providerRouteOf } from '../route-table.js';
+import type { Redactor } from '../basics/redact-secrets.js';
+import { providerRouteOf } from '../basics/route-table.js';
+import type { OtelSettings } from '../config/otel-settings.js';
 import {
   OTEL_ATTRIBUTES as A,
   DEFAULT_HOST_OF_TYPE,
@@ -14,9 +13,10 @@ import {
   OTEL_METRICS,
   OUTPUT_TYPE_OF_ROUTE,
   PROVIDER_NAME_OF_TYPE,
-} from './otel-names.js';
-import type { OtelSettings } from './otel-settings.js';
-import type { AttemptSpan, GatewayTelemetry, RequestTelemetry } from './request-telemetry.js';
+} from '../observability/otel-names.js';
+import type { AttemptSpan, GatewayTelemetry, RequestTelemetry } from '../observability/request-telemetry.js';
+import { type Target, traceHeaders } from '../pipeline/call-with-fallbacks.js';
+import { type GatewayEnv, onAnswerEnd } from '../pipeline/gateway-env.js';
 
 // The gateway's OpenTelemetry export (docs/gateway.md, "OpenTelemetry"). The SDK, the exporters and even the API
 // are imported here only, with dynamic imports, and only once an endpoint is configured: a gateway without one

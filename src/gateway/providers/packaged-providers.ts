@@ -1,5 +1,5 @@
-import type { ProviderSettings } from './config.js';
-import { PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
+import { PACKAGED_TYPES, type PackagedTypeName } from '../ai-sdk/packaged-types.js';
+import type { ProviderSettings } from '../config/config.js';
 import type { Modality, ModelMakers } from './providers.js';
 
 /** What a factory gets: the provider's id, key, base URL and settings, the options every SDK takes, the env. */

@@ -1,7 +1,12 @@
 import type { Context } from 'hono';
 import type { UnifiedOutput, UnifiedSuccess } from '../../unified/types.js';
-import { buildEnvelope } from '../build-envelope.js';
-import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
+import type { RouteName } from '../basics/route-table.js';
+import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from '../cache/cache-key.js';
+import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from '../cache/response-cache.js';
+import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from '../config/cache-settings.js';
+import { allowedTargets } from '../middleware/teams.js';
+import { buildEnvelope } from '../pipeline/build-envelope.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -9,19 +14,14 @@ import {
   onAnswerEnd,
   respond,
   systemFailure,
-} from '../gateway-env.js';
-import { allowedTargets } from '../middleware/teams.js';
-import type { TextRequest } from '../request-schemas.js';
-import type { RouteName } from '../route-table.js';
+} from '../pipeline/gateway-env.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import {
   ENVELOPE_RENDERER,
   surfaceHeaders,
   type TextStreamWrite,
   writeEnvelopeEvents,
 } from '../surfaces/surface.js';
-import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from './cache-key.js';
-import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from './cache-settings.js';
-import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from './response-cache.js';
 
 /**
  * How a request goes through the response cache (docs/gateway.md, "Cache"). The cache sits between a surface and

@@ -1,23 +1,23 @@
 import type { Context } from 'hono';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { responseOfValid } from '../unified/to-http-response.js';
-import type { UnifiedCost, UnifiedOutput } from '../unified/types.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../../unified/error-taxonomy.js';
+import { responseOfValid } from '../../unified/to-http-response.js';
+import type { UnifiedCost, UnifiedOutput } from '../../unified/types.js';
+import type { Redactor } from '../basics/redact-secrets.js';
+import type { StopNotice } from '../basics/stop-notice.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import type { RouteName } from '../config/config.js';
+import type { Caller } from '../middleware/teams.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import type { RequestTelemetry } from '../observability/request-telemetry.js';
+import type { Modality, ModelOf, ProviderModels } from '../providers/providers.js';
+import type { CacheStatus } from '../routes/serve-through-cache.js';
+import { costHeaders } from '../spend/cost-header.js';
+import type { PriceBook } from '../spend/price-book.js';
+import type { Renderer, SurfaceName } from '../surfaces/surface.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
-import type { ResponseCache } from './cache/response-cache.js';
-import type { CacheStatus } from './cache/serve-through-cache.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
-import type { RouteName } from './config.js';
-import type { GatewayMetrics } from './metrics.js';
-import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import type { Caller } from './middleware/teams.js';
-import type { RequestTelemetry } from './observability/request-telemetry.js';
-import type { Modality, ModelOf, ProviderModels } from './providers.js';
-import type { Redactor } from './redact-secrets.js';
-import { costHeaders } from './spend/cost-header.js';
-import type { PriceBook } from './spend/price-book.js';
-import type { StopNotice } from './stop-notice.js';
-import type { Renderer, SurfaceName } from './surfaces/surface.js';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
-import { pointerOf } from '../json/json-pointer.js';
-import type { DuplicateMember } from '../json/types.js';
-import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
-import { type CacheConfig, cacheConfigSchema } from './cache/cache-settings.js';
-import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.js';
-import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
-import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
-import { ROUTE_NAMES, type RouteName } from './route-table.js';
-import { checkPrices, type ModelPrices, pricesSchema } from './spend/price-book.js';
+import { duplicateMemberFinding, isJsonObject } from '../../contract/findings.js';
+import { pointerOf } from '../../json/json-pointer.js';
+import type { DuplicateMember } from '../../json/types.js';
+import { PROVIDER_ID_PATTERN } from '../../unified/validate-unified-output.js';
+import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from '../ai-sdk/packaged-types.js';
+import { hasControlCharacter, MAX_ID_LENGTH } from '../basics/plain-id.js';
+import { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
+import { checkPrices, type ModelPrices, pricesSchema } from '../spend/price-book.js';
+import { type CacheConfig, cacheConfigSchema } from './cache-settings.js';
+import { OTLP_PROTOCOLS, type OtelConfig } from './otel-settings.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -28,7 +28,7 @@ export const ALL_PROVIDER_TYPES: readonly ProviderType[] = [...PROVIDER_TYPES, .
 export type ProviderType = (typeof PROVIDER_TYPES)[number] | PackagedTypeName;
 
 // The routes that call providers come from the route table; each may have its own timeout and retries.
-export { ROUTE_NAMES, type RouteName } from './route-table.js';
+export { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
