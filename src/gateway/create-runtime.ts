@@ -1,5 +1,6 @@
 import { omitUndefined } from '../contract/findings.js';
 import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './ai-sdk/guarded-fetch.js';
+import type { ModelMaker, ModelMakers, ModelOf } from './ai-sdk/model-types.js';
 import { createProviderFetch } from './ai-sdk/provider-fetch.js';
 import { type Modality, type RouteName, routeEntry } from './basics/route-table.js';
 import type { StopNotice } from './basics/stop-notice.js';
@@ -11,13 +12,7 @@ import type { GatewayMetrics } from './observability/metrics.js';
 import type { Target } from './pipeline/call-with-fallbacks.js';
 import { ConcurrencyLimit } from './pipeline/concurrency-limit.js';
 import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './pipeline/gateway-env.js';
-import {
-  createProviderModels,
-  MODALITIES_OF,
-  type ModelMaker,
-  type ModelMakers,
-  type ModelOf,
-} from './providers/providers.js';
+import { createProviderModels, MODALITIES_OF } from './providers/providers.js';
 import { createPriceBook } from './spend/price-book.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@
  */
 
 import type { Modality } from '../basics/route-table.js';
-import type { VideoRun } from '../providers/providers.js';
+import type { VideoRun } from './model-types.js';
 
 /** What the gateway knows about one packaged provider type. */
 export interface PackagedType {

@@ -26,6 +26,7 @@ import { assembleFailure } from '../../unified/assemble-output.js';
 import { fromBase64, fromBase64Url, toBase64Url } from '../../unified/base64.js';
 import { traceIdOr } from '../../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
 import { isImageBytes } from '../basics/image-signature.js';
 import { isJsonValue } from '../basics/json-value.js';
 import { isRouteName, ROUTE_TABLE, type RouteKey, routeEntry } from '../basics/route-table.js';
@@ -33,7 +34,6 @@ import { createReadBody, jsonBodyOf, type ReadBodyOptions } from '../middleware/
 import { withMetadata } from '../pipeline/build-envelope.js';
 import type { Target } from '../pipeline/call-with-fallbacks.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../pipeline/gateway-env.js';
-import type { ModelOf } from '../providers/providers.js';
 import { invalidRequest, parseJsonRequest, type RequestRead } from '../request/read-request.js';
 import { REQUEST_SCHEMAS } from '../request/request-schemas.js';
 import { serveCall } from './serve-call.js';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { AiSdkOptions } from '../../unified/ai-sdk.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
 import type { RouteName } from '../config/config.js';
 import { allowedTargets } from '../middleware/teams.js';
 import {
@@ -11,7 +12,6 @@ import {
   traceFlagsOf,
 } from '../pipeline/call-with-fallbacks.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../pipeline/gateway-env.js';
-import type { ModelOf } from '../providers/providers.js';
 import { worstCaseUsd } from '../spend/worst-case.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */

@@ -11,6 +11,7 @@ import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { boundAnswers } from '../ai-sdk/bound-answer.js';
 import { STREAM_REQUEST_HEADER, StreamTap } from '../ai-sdk/guarded-fetch.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
 import type { ConfigProblem } from '../config/config.js';
@@ -32,7 +33,6 @@ import {
   systemFailure,
 } from '../pipeline/gateway-env.js';
 import { createObjectCheck, type ObjectCheck } from '../pipeline/structured-output.js';
-import type { ModelOf } from '../providers/providers.js';
 import { type ChatCall, chatFamilyOf, toChatCall } from '../request/chat-request.js';
 import { invalidRequest } from '../request/read-request.js';
 import type { TextRequest } from '../request/request-schemas.js';
