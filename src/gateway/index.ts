@@ -6,7 +6,6 @@
 export { CACHE_DEFAULTS, type CacheConfig } from './config/cache-settings.js';
 export {
   type ConfigCheck,
-  type ConfigProblem,
   checkCredentials,
   checkGatewayConfig,
   describeProviderVariables,
@@ -21,6 +20,7 @@ export {
   type RouteName,
   type RouteSettings,
 } from './config/config.js';
+export type { ConfigProblem } from './config/config-problem.js';
 export { createGateway, type Gateway } from './create-gateway.js';
 export type { AssetHandler, GatewayOptions } from './gateway-options.js';
 export { createOpenApiDocument } from './openapi.js';

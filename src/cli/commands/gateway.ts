@@ -10,7 +10,8 @@ import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
 import { isVerdictError } from '../../errors.js';
 import { createProviderFetch } from '../../gateway/ai-sdk/provider-fetch.js';
-import { describeMissingKeys, duplicateProblems } from '../../gateway/config/config.js';
+import { describeMissingKeys } from '../../gateway/config/config.js';
+import { duplicateProblems } from '../../gateway/config/config-problem.js';
 import {
   type AssetHandler,
   checkCredentials,

@@ -4,7 +4,7 @@ import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { expandUnions, REQUEST_PARSE_OPTIONS } from '../basics/describe-issue.js';
 import { isJsonSchema } from '../basics/json-value.js';
-import { type ConfigProblem, problemsOf } from '../config/config.js';
+import { type ConfigProblem, problemsOf } from '../config/config-problem.js';
 import type { TextRequest } from '../request/request-schemas.js';
 import { withMetadata } from './build-envelope.js';
 

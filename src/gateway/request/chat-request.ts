@@ -12,7 +12,8 @@ import {
 } from 'ai';
 import { pointerOf } from '../../json/json-pointer.js';
 import { isJsonObjectValue, isJsonSchema, isJsonValue, type JsonObject } from '../basics/json-value.js';
-import type { ConfigProblem, ProviderType } from '../config/config.js';
+import type { ProviderType } from '../config/config.js';
+import type { ConfigProblem } from '../config/config-problem.js';
 import type { ChatMessage, ChatUserPart } from './chat-request-schema.js';
 import type { TextRequest } from './request-schemas.js';
 

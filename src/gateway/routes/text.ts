@@ -14,7 +14,7 @@ import { STREAM_REQUEST_HEADER, StreamTap } from '../ai-sdk/guarded-fetch.js';
 import type { ModelOf } from '../ai-sdk/model-types.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
-import type { ConfigProblem } from '../config/config.js';
+import type { ConfigProblem } from '../config/config-problem.js';
 import { buildEnvelope, withMetadata } from '../pipeline/build-envelope.js';
 import {
   type AttemptInput,

@@ -1,6 +1,6 @@
 import { pointerOf } from '../../../json/json-pointer.js';
 import { toBase64 } from '../../../unified/base64.js';
-import type { ConfigProblem } from '../../config/config.js';
+import type { ConfigProblem } from '../../config/config-problem.js';
 import type { ChatMessage, ChatUserPart } from '../../request/chat-request-schema.js';
 import { type TextRequest, textRequestSchema } from '../../request/request-schemas.js';
 import type { MessagesContentBlock, MessagesRequest } from './messages-request-schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { UnifiedOutput, UnifiedSuccess } from '../../../unified/types.js';
 import type { EventStream } from '../../basics/create-event-stream.js';
-import type { ConfigProblem } from '../../config/config.js';
+import type { ConfigProblem } from '../../config/config-problem.js';
 import type { ChatMessage, ChatUserPart } from '../../request/chat-request-schema.js';
 import {
   fileDataSchema,
