@@ -25,6 +25,7 @@ import { createTraceIdMiddleware } from './middleware/trace-id.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import type { GatewayTelemetry } from './observability/request-telemetry.js';
 import { type GatewayEnv, respond, systemFailure } from './pipeline/gateway-env.js';
+import { isSurfacePath } from './pipeline/renderer.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
 import {
   CACHE_NAMESPACE_HEADER,
@@ -35,7 +36,7 @@ import { registerSystemRoutes } from './routes/system-routes.js';
 import { COST_HEADER } from './spend/cost-header.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
-import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
+import type { DropInSurface } from './surfaces/surface.js';
 
 /** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */
 const OPENAI_SDK_HEADERS = [

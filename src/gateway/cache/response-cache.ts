@@ -1,7 +1,7 @@
 import type { UnifiedSuccess } from '../../unified/types.js';
+import type { TextStreamEvent } from '../basics/create-event-stream.js';
 import type { CacheSettings } from '../config/cache-settings.js';
 import type { GatewayStore } from '../store/open-store.js';
-import type { TextStreamEvent } from '../surfaces/surface.js';
 import { readStoredEntry, sweepStoredEntries, writeStoredEntry } from './cache-store.js';
 
 /**

@@ -16,6 +16,7 @@ import {
   type SpendGate,
   systemFailure,
 } from '../pipeline/gateway-env.js';
+import { isSurfacePath } from '../pipeline/renderer.js';
 import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { chargeOf } from '../spend/charge-of.js';
 import { formatUsd } from '../spend/cost-header.js';
@@ -26,7 +27,6 @@ import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusa
 import type { GatewayStore } from '../store/open-store.js';
 import { rollUpUsage } from '../store/roll-up-usage.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
-import { isSurfacePath } from '../surfaces/surface.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
 

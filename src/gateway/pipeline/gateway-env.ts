@@ -16,10 +16,10 @@ import type { ProviderModels } from '../providers/providers.js';
 import type { CacheStatus } from '../routes/serve-through-cache.js';
 import { costHeaders } from '../spend/cost-header.js';
 import type { PriceBook } from '../spend/price-book.js';
-import type { Renderer, SurfaceName } from '../surfaces/surface.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
+import type { Renderer, SurfaceName } from './renderer.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never

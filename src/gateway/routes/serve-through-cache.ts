@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { UnifiedOutput, UnifiedSuccess } from '../../unified/types.js';
+import type { TextStreamWrite } from '../basics/create-event-stream.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
 import type { RouteName } from '../basics/route-table.js';
 import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from '../cache/cache-key.js';
@@ -15,13 +16,8 @@ import {
   respond,
   systemFailure,
 } from '../pipeline/gateway-env.js';
+import { ENVELOPE_RENDERER, surfaceHeaders, writeEnvelopeEvents } from '../pipeline/renderer.js';
 import type { TextRequest } from '../request/request-schemas.js';
-import {
-  ENVELOPE_RENDERER,
-  surfaceHeaders,
-  type TextStreamWrite,
-  writeEnvelopeEvents,
-} from '../surfaces/surface.js';
 
 /**
  * How a request goes through the response cache (docs/gateway.md, "Cache"). The cache sits between a surface and

@@ -13,6 +13,7 @@ import { boundAnswers } from '../ai-sdk/bound-answer.js';
 import { STREAM_REQUEST_HEADER, StreamTap } from '../ai-sdk/guarded-fetch.js';
 import type { ModelOf } from '../ai-sdk/model-types.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
+import type { TextStreamWrite } from '../basics/create-event-stream.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
 import type { ConfigProblem } from '../config/config-problem.js';
 import { buildEnvelope, withMetadata } from '../pipeline/build-envelope.js';
@@ -32,16 +33,11 @@ import {
   respond,
   systemFailure,
 } from '../pipeline/gateway-env.js';
+import { ENVELOPE_RENDERER, surfaceHeaders, writeEnvelopeEvents } from '../pipeline/renderer.js';
 import { createObjectCheck, type ObjectCheck } from '../pipeline/structured-output.js';
 import { type ChatCall, chatFamilyOf, toChatCall } from '../request/chat-request.js';
 import { invalidRequest } from '../request/read-request.js';
 import type { TextRequest } from '../request/request-schemas.js';
-import {
-  ENVELOPE_RENDERER,
-  surfaceHeaders,
-  type TextStreamWrite,
-  writeEnvelopeEvents,
-} from '../surfaces/surface.js';
 import { serveCall, withPlace } from './serve-call.js';
 import { type StreamRecorder, serveThroughCache, textCacheSubject } from './serve-through-cache.js';
 

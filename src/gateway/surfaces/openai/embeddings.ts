@@ -5,8 +5,8 @@ import { toBase64 } from '../../../unified/base64.js';
 import type { UnifiedOutput } from '../../../unified/types.js';
 import type { ModelOf } from '../../ai-sdk/model-types.js';
 import type { AttemptInput } from '../../pipeline/call-with-fallbacks.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
 import type { EmbeddingsRequest } from '../../request/request-schemas.js';
-import { type Renderer, surfaceHeaders } from '../surface.js';
 import { renderOpenAiFailure } from './openai-errors.js';
 
 /**

@@ -3,12 +3,13 @@ import { ROUTE_TABLE } from '../../basics/route-table.js';
 import { jsonBodyOf } from '../../middleware/read-body.js';
 import type { GatewayEnv, GatewayRuntime } from '../../pipeline/gateway-env.js';
 import { respond, systemFailure } from '../../pipeline/gateway-env.js';
+import { SURFACE_PREFIXES, surfaceHeaders } from '../../pipeline/renderer.js';
 import { invalidRequest } from '../../request/read-request.js';
 import { REQUEST_SCHEMAS } from '../../request/request-schemas.js';
 import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
 import { serveTextRequest } from '../../routes/text.js';
-import { type DropInSurface, SURFACE_PREFIXES, surfaceHeaders } from '../surface.js';
+import type { DropInSurface } from '../surface.js';
 import {
   chatCompletionsRenderer,
   chatCompletionsRequestSchema,

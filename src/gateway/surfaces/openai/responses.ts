@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { UnifiedOutput, UnifiedSuccess } from '../../../unified/types.js';
-import type { EventStream } from '../../basics/create-event-stream.js';
+import type { EventStream, TextStreamWrite } from '../../basics/create-event-stream.js';
 import type { ConfigProblem } from '../../config/config-problem.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
 import type { ChatMessage, ChatUserPart } from '../../request/chat-request-schema.js';
 import {
   fileDataSchema,
@@ -12,7 +13,6 @@ import {
 } from '../../request/chat-request-schema.js';
 import { modelSchema, type TextRequest } from '../../request/request-schemas.js';
 import { type EnvelopeParts, inexpressibleFailure, readEnvelopeParts } from '../read-envelope-parts.js';
-import { type Renderer, surfaceHeaders, type TextStreamWrite } from '../surface.js';
 import { renderOpenAiFailure, toOpenAiError } from './openai-errors.js';
 
 /**
