@@ -16,6 +16,7 @@ import {
   secretsOf,
 } from './gateway-options.js';
 import { createKeylessGuard } from './middleware/keyless-guard.js';
+import type { GatewayTelemetry } from './middleware/load-telemetry.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
 import { createSecurityHeaders } from './middleware/security-headers.js';
@@ -23,7 +24,6 @@ import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
 import { GatewayMetrics } from './observability/metrics.js';
-import type { GatewayTelemetry } from './observability/request-telemetry.js';
 import { type GatewayEnv, respond, systemFailure } from './pipeline/gateway-env.js';
 import { isSurfacePath } from './pipeline/renderer.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';

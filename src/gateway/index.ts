@@ -3,6 +3,7 @@
  * unified envelope (docs/gateway.md). Runs wherever a Web `fetch` handler runs; `verdict gateway` serves it on Node.
  */
 
+export type { CacheStatus } from './cache/response-cache.js';
 export { CACHE_DEFAULTS, type CacheConfig } from './config/cache-settings.js';
 export {
   type ConfigCheck,
@@ -29,7 +30,6 @@ export {
   CACHE_NAMESPACE_HEADER,
   CACHE_STATUS_HEADER,
   CACHE_TTL_HEADER,
-  type CacheStatus,
 } from './routes/serve-through-cache.js';
 export {
   BUDGET_PERIODS,

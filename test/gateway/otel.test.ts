@@ -6,9 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { run } from '../../src/cli/run.js';
 import { readOtelSettings } from '../../src/gateway/config/otel-settings.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import type { GatewayTelemetry } from '../../src/gateway/middleware/load-telemetry.js';
 import { loadTelemetry, telemetryLoads } from '../../src/gateway/middleware/load-telemetry.js';
 import { OTEL_METRICS } from '../../src/gateway/observability/otel-names.js';
-import type { GatewayTelemetry } from '../../src/gateway/observability/request-telemetry.js';
 import { createKey, migrateStore, openStore } from '../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../src/unified/types.js';
 import { memoryIo } from '../helpers/memory-io.js';

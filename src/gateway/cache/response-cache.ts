@@ -10,6 +10,9 @@ import { readStoredEntry, sweepStoredEntries, writeStoredEntry } from './cache-s
  * It also knows which keys are being answered now, so identical requests in flight wait for the first one.
  */
 
+/** What the cache did for a request, as `x-verdict-cache` says it. */
+export type CacheStatus = 'hit' | 'miss' | 'bypass';
+
 /** One stream event as the pipeline wrote it (not the final `envelope` event, which a hit writes anew). */
 export interface CachedEvent {
   /** The event's name. */

@@ -10,6 +10,7 @@ import { replaceControlCharacters } from '../basics/plain-id.js';
 import { providerRouteOf } from '../basics/route-table.js';
 import type { Target } from '../pipeline/call-with-fallbacks.js';
 import {
+  type Caller,
   type GatewayEnv,
   type RequestFacts,
   respond,
@@ -29,16 +30,6 @@ import { rollUpUsage } from '../store/roll-up-usage.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
-
-/** Who is calling: the admin key, a static key, or a stored key with its limits. */
-export interface Caller {
-  /** `admin`, `static`, or the stored key's name. */
-  name: string;
-  /** Where the key comes from. */
-  kind: 'admin' | 'static' | 'stored';
-  /** The stored key's record. */
-  key?: KeyRecord | undefined;
-}
 
 /** What the teams part needs. */
 export interface TeamsOptions {

@@ -7,15 +7,14 @@ import type { ModelOf } from '../ai-sdk/model-types.js';
 import type { Redactor } from '../basics/redact-secrets.js';
 import type { Modality } from '../basics/route-table.js';
 import type { StopNotice } from '../basics/stop-notice.js';
-import type { ResponseCache } from '../cache/response-cache.js';
+import type { CacheStatus, ResponseCache } from '../cache/response-cache.js';
 import type { RouteName } from '../config/config.js';
-import type { Caller } from '../middleware/teams.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { RequestTelemetry } from '../observability/request-telemetry.js';
 import type { ProviderModels } from '../providers/providers.js';
-import type { CacheStatus } from '../routes/serve-through-cache.js';
 import { costHeaders } from '../spend/cost-header.js';
 import type { PriceBook } from '../spend/price-book.js';
+import type { KeyRecord } from '../store/keys.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
@@ -64,6 +63,16 @@ export interface RequestFacts {
   bodyBytes?: number;
   /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
   cache?: CacheStatus;
+}
+
+/** Who is calling: the admin key, a static key, or a stored key with its limits. */
+export interface Caller {
+  /** `admin`, `static`, or the stored key's name. */
+  name: string;
+  /** Where the key comes from. */
+  kind: 'admin' | 'static' | 'stored';
+  /** The stored key's record. */
+  key?: KeyRecord | undefined;
 }
 
 /** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */

@@ -33,9 +33,6 @@ export const CACHE_TTL_HEADER = 'x-verdict-cache-ttl';
 /** The request header that names a namespace: entries of different namespaces never answer each other. */
 export const CACHE_NAMESPACE_HEADER = 'x-verdict-cache-namespace';
 
-/** What the cache did for a request, as `x-verdict-cache` says it. */
-export type CacheStatus = 'hit' | 'miss' | 'bypass';
-
 /** Records a stream's events as the pipeline writes them, to keep the stream once it ended well. */
 export interface StreamRecorder {
   /** The writer that records what passes through it on its way to `write`. */
