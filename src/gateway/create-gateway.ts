@@ -24,6 +24,7 @@ import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
 import { GatewayMetrics } from './observability/metrics.js';
+import { createOpenApiDocument } from './openapi.js';
 import { type GatewayEnv, respond, systemFailure } from './pipeline/gateway-env.js';
 import { isSurfacePath } from './pipeline/renderer.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
@@ -33,6 +34,7 @@ import {
   CACHE_TTL_HEADER,
 } from './routes/serve-through-cache.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { registerUsageRoutes } from './routes/usage-routes.js';
 import { COST_HEADER } from './spend/cost-header.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
@@ -222,8 +224,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   app.use('/v1/*', shutdown.refuse);
   for (const surface of SURFACES) app.use(`${surface.prefix}*`, shutdown.refuse);
 
-  registerSystemRoutes(app, { runtime, metrics, shutdown, teams });
-  teams?.register(app);
+  registerSystemRoutes(app, { runtime, metrics, shutdown, teams, openapi: createOpenApiDocument });
+  if (teams !== undefined) registerUsageRoutes(app, teams);
   registerProviderRoutes(app, runtime);
   for (const surface of SURFACES) surface.register(app, runtime);
 

@@ -4,7 +4,7 @@
  * and is under its limits — checked atomically in the store, so every instance sharing it agrees — and one usage
  * record per request, written off the request's path.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
 import { replaceControlCharacters } from '../basics/plain-id.js';
 import { providerRouteOf } from '../basics/route-table.js';
@@ -18,7 +18,6 @@ import {
   systemFailure,
 } from '../pipeline/gateway-env.js';
 import { isSurfacePath } from '../pipeline/renderer.js';
-import { registerUsageRoutes } from '../routes/usage-routes.js';
 import { chargeOf } from '../spend/charge-of.js';
 import { formatUsd } from '../spend/cost-header.js';
 import type { PriceBook } from '../spend/price-book.js';
@@ -56,7 +55,10 @@ export interface TeamsOptions {
   retentionDays?: number | undefined;
 }
 
-/** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
+/**
+ * What the gateway calls: the middleware, the finish hook, health, metrics and the flush — and what the usage
+ * routes read with (routes/usage-routes.ts): the store, the clock and the answer when the store fails.
+ */
 export interface Teams {
   /** Identify the caller and admit the request; for `/v1/*` and `/metrics`. */
   readonly guard: MiddlewareHandler<GatewayEnv>;
@@ -68,8 +70,12 @@ export interface Teams {
   usageStuck(): boolean;
   /** `true` when stored keys are admitted without limits while the store is down. */
   readonly failOpen: boolean;
-  /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
-  register(app: Hono<GatewayEnv>): void;
+  /** The open store. */
+  readonly store: GatewayStore;
+  /** The clock. */
+  now(): Date;
+  /** The answer when the store fails, counted and logged. */
+  storeDown(c: Context<GatewayEnv>, error: unknown): Response;
   /** Lines for `/metrics`. */
   metrics(): string[];
   /** Write the queued usage records (graceful shutdown); answers how many were dropped. */
@@ -465,7 +471,9 @@ export function createTeams(options: TeamsOptions): Teams {
       }
     },
     usageStuck: () => writer.stuck,
-    register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
+    store,
+    now,
+    storeDown,
     metrics() {
       const { stats } = writer;
       return [
