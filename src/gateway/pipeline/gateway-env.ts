@@ -22,7 +22,7 @@ import type { Renderer, SurfaceName } from './renderer.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never
-// the assembler, so that the gateway's import graph has no cycle (docs/design.md, "The gateway").
+// the assembler, so that the gateway's import graph has no cycle (docs/design.md, "The gateway's layout").
 
 /** Facts about one request, gathered for its log line and the metrics. */
 export interface RequestFacts {
