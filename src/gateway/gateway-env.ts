@@ -62,6 +62,8 @@ export interface RequestFacts {
   bodyBytes?: number;
   /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
   cache?: CacheStatus;
+  /** Dollars a cache hit saved: what the answer it replays cost when it was made. */
+  costSavedUsd?: number;
 }
 
 /** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */

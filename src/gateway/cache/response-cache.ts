@@ -34,9 +34,14 @@ export interface CacheHit {
   readonly storedAt: number;
 }
 
-/** One entry in memory. */
+/**
+ * One entry in memory: its JSON text, parsed again on each hit. A text is one flat string, where the parsed
+ * answer would be a tree of objects, arrays and numbers several times its size (an embedding's vector above all),
+ * and the size it takes is known rather than guessed.
+ */
 interface MemoryEntry {
-  readonly answer: CachedAnswer;
+  readonly text: string;
+  /** What the entry holds the memory with, as {@link memoryBytesOf} counts it. */
   readonly bytes: number;
   readonly storedAt: number;
   readonly expiresAt: number;
@@ -127,7 +132,7 @@ export class ResponseCache {
       this.memory.delete(key);
       if (entry.expiresAt > now) {
         this.memory.set(key, entry);
-        return { answer: entry.answer, storedAt: entry.storedAt };
+        return { answer: JSON.parse(entry.text) as CachedAnswer, storedAt: entry.storedAt };
       }
       this.memoryBytes -= entry.bytes;
     }
@@ -138,8 +143,8 @@ export class ResponseCache {
       if (stored === undefined) return undefined;
       const answer = JSON.parse(stored.answer) as CachedAnswer;
       this.keep(key, {
-        answer,
-        bytes: byteLength(stored.answer),
+        text: stored.answer,
+        bytes: memoryBytesOf(key, stored.answer),
         storedAt: stored.storedAt,
         expiresAt: stored.expiresAt,
       });
@@ -151,8 +156,8 @@ export class ResponseCache {
   }
 
   /**
-   * Keep an answer for `ttlS` seconds: in memory, and in the store when there is one. An answer larger than the
-   * entry size limit is not kept (answers `false`).
+   * Keep an answer for `ttlS` seconds: in memory, and in the store when there is one. An answer whose JSON is
+   * larger than the entry size limit (in UTF-8 bytes) is not kept (answers `false`).
    */
   async write(key: string, answer: CachedAnswer, ttlS: number): Promise<boolean> {
     const text = JSON.stringify(answer);
@@ -163,7 +168,7 @@ export class ResponseCache {
     }
     const storedAt = this.now();
     const expiresAt = storedAt + ttlS * 1000;
-    this.keep(key, { answer, bytes, storedAt, expiresAt });
+    this.keep(key, { text, bytes: memoryBytesOf(key, text), storedAt, expiresAt });
     this.stats.stores++;
     if (this.store !== undefined) {
       this.sweepNow(storedAt);
@@ -275,5 +280,28 @@ export class ResponseCache {
 
 /** The UTF-8 length of a text. */
 function byteLength(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    // Two bytes up to U+07FF, three for the rest of the BMP; a surrogate pair (four bytes) is two units of two.
+    if (unit > 0x7f) bytes += unit > 0x7ff && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Bytes an entry holds in memory, besides what the Map itself takes: the key and the text as JavaScript engines
+ * keep strings (one byte per character when every character is Latin-1, else two), and the entry's record.
+ */
+export const ENTRY_OVERHEAD_BYTES = 128;
+
+/** The memory an entry of `text` under `key` is counted for (docs/gateway.md, "Cache"). */
+export function memoryBytesOf(key: string, text: string): number {
+  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + stringBytes(text);
+}
+
+/** Bytes a string takes in memory: one per character when all are Latin-1, two otherwise. */
+function stringBytes(text: string): number {
+  // Latin-1 only: no character past U+00FF.
+  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
 }

@@ -11,7 +11,7 @@ import {
   systemFailure,
 } from '../gateway-env.js';
 import { allowedTargets } from '../middleware/teams.js';
-import type { TextRequest } from '../request-schemas.js';
+import type { EmbeddingsRequest, TextRequest } from '../request-schemas.js';
 import type { RouteName } from '../route-table.js';
 import {
   ENVELOPE_RENDERER,
@@ -19,7 +19,12 @@ import {
   type TextStreamWrite,
   writeEnvelopeEvents,
 } from '../surfaces/surface.js';
-import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from './cache-key.js';
+import {
+  hashCacheKey,
+  keyedEmbeddingsRequest,
+  keyedTextRequest,
+  uncacheableTextReason,
+} from './cache-key.js';
 import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from './cache-settings.js';
 import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from './response-cache.js';
 
@@ -94,6 +99,17 @@ export function textCacheSubject(request: TextRequest): CacheSubject {
     keyed: keyedTextRequest(request),
     uncacheable: uncacheableTextReason(request),
     stream: request.stream === true,
+  };
+}
+
+/** An embeddings request as the cache sees it: every one can be cached; none is streamed. */
+export function embeddingsCacheSubject(request: EmbeddingsRequest): CacheSubject {
+  return {
+    route: 'embeddings',
+    model: request.model,
+    keyed: keyedEmbeddingsRequest(request),
+    uncacheable: undefined,
+    stream: false,
   };
 }
 
@@ -337,6 +353,7 @@ function serveHit(
     facts.cache = 'hit';
     facts.attempts = 0;
     facts.usage = { input_tokens: 0, output_tokens: 0 };
+    if (typeof cost?.usd === 'number') facts.costSavedUsd = cost.usd;
     if (typeof stored.metadata.target === 'string') facts.target = stored.metadata.target;
   };
   const headers = { [CACHE_STATUS_HEADER]: 'hit' };

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { embeddingsCacheSubject, serveThroughCache } from '../../cache/serve-through-cache.js';
 import type { GatewayEnv, GatewayRuntime } from '../../gateway-env.js';
 import { respond, systemFailure } from '../../gateway-env.js';
 import { jsonBodyOf } from '../../middleware/read-body.js';
@@ -87,12 +88,14 @@ export const OPENAI_SURFACE: DropInSurface = {
     });
     post(app, runtime, 'embeddings', jsonBodyOf(REQUEST_SCHEMAS.embeddings), (c, body) => {
       c.set('renderer', embeddingsRenderer(body));
-      return serveCall(c, runtime, {
-        route: 'embeddings',
-        model: body.model,
-        call: (input) => embedInputs(body, input),
-        convert: fromEmbedMany,
-      });
+      return serveThroughCache(c, runtime, embeddingsCacheSubject(body), () =>
+        serveCall(c, runtime, {
+          route: 'embeddings',
+          model: body.model,
+          call: (input) => embedInputs(body, input),
+          convert: fromEmbedMany,
+        }),
+      );
     });
     registerModels(OPENAI_SURFACE, app, runtime);
   },
