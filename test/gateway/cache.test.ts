@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { hashCacheKey } from '../../src/gateway/cache/cache-key.js';
+import { hashCacheKey, keyedTextRequest } from '../../src/gateway/cache/cache-key.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import {
   createKey,
@@ -93,14 +93,15 @@ describe('POST /v1/text through the cache', () => {
     expect(providerCalls()).toBe(3);
   });
 
-  test('an alias is keyed by the targets it resolves to', async () => {
-    const app = gateway({ aliases: { fast: MODEL } });
-    await post(app, QUESTION);
-    // The same request through an alias of other targets is another entry.
-    const other = gateway({ aliases: { fast: 'openrouter:any-model' } });
-    expect((await post(other, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('miss');
-    expect((await post(app, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('miss');
+  test('an alias is keyed by the targets it resolves to, not by its name', async () => {
+    const app = gateway({ aliases: { fast: MODEL, tried: [MODEL, 'openrouter:any-model'] } });
+    expect((await post(app, QUESTION)).headers.get('x-verdict-cache')).toBe('miss');
+    // An alias of the one target asked for by name is the same request.
     expect((await post(app, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('hit');
+    // An alias of other targets (here a fallback besides) is another entry.
+    expect((await post(app, { ...QUESTION, model: 'tried' })).headers.get('x-verdict-cache')).toBe('miss');
+    expect((await post(app, { ...QUESTION, model: 'tried' })).headers.get('x-verdict-cache')).toBe('hit');
+    expect(providerCalls()).toBe(2);
   });
 
   test('cache-control: no-cache skips the read, no-store skips the write', async () => {
@@ -407,7 +408,7 @@ describe('keys and usage records', () => {
       const key = await hashCacheKey({
         route: 'text',
         targets: [MODEL],
-        request: body,
+        request: keyedTextRequest(body),
         scope: 'team-a',
         namespace: '',
       });

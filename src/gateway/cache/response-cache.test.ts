@@ -3,7 +3,7 @@ import type { UnifiedSuccess } from '../../unified/types.js';
 import { hashCacheKey } from './cache-key.js';
 import { type CacheSettings, resolveCacheSettings } from './cache-settings.js';
 import { canonicalJson } from './canonical-json.js';
-import { type CachedAnswer, ResponseCache } from './response-cache.js';
+import { type CachedAnswer, ENTRY_OVERHEAD_BYTES, memoryBytesOf, ResponseCache } from './response-cache.js';
 
 function answerOf(content: string): CachedAnswer {
   const envelope: UnifiedSuccess = {
@@ -19,9 +19,9 @@ function answerOf(content: string): CachedAnswer {
   return { envelope };
 }
 
-/** The bytes an answer takes, as the cache counts them (its JSON in UTF-8). */
-function bytesOf(answer: CachedAnswer): number {
-  return new TextEncoder().encode(JSON.stringify(answer)).byteLength;
+/** The bytes an answer takes in memory under a key of `key`'s length, as the cache counts them. */
+function bytesOf(answer: CachedAnswer, key = 'one'): number {
+  return memoryBytesOf(key, JSON.stringify(answer));
 }
 
 function settings(changes: Partial<CacheSettings> = {}): CacheSettings {
@@ -74,6 +74,37 @@ describe('ResponseCache', () => {
     await cache.write('large', answerOf('d'.repeat(150)), 60);
     expect(cache.entriesInMemory).toBe(1);
     expect(cache.stats.evictions).toBe(3);
+  });
+
+  test('counts an entry as it is held: its key and JSON text (two bytes a character past Latin-1) and a record', async () => {
+    const cache = new ResponseCache(settings());
+    const latin = answerOf('café au lait');
+    await cache.write('latin', latin, 60);
+    const text = JSON.stringify(latin);
+    expect(cache.bytesInMemory).toBe(ENTRY_OVERHEAD_BYTES + 'latin'.length + text.length);
+    const wide = answerOf('東京の天気');
+    await cache.write('wide', wide, 60);
+    const wideText = JSON.stringify(wide);
+    expect(cache.bytesInMemory - memoryBytesOf('latin', text)).toBe(
+      ENTRY_OVERHEAD_BYTES + 'wide'.length + wideText.length * 2,
+    );
+    const hit = await cache.read('wide');
+    expect(hit?.answer).toEqual(wide);
+    // Each hit is parsed from the text: what one reader changes, the next one does not see.
+    if (hit !== undefined) (hit.answer.envelope as { content: string }).content = 'changed';
+    expect((await cache.read('wide'))?.answer.envelope.content).toBe('東京の天気');
+  });
+
+  test('measures the entry size limit in UTF-8 bytes of the JSON', async () => {
+    const ascii = answerOf('x'.repeat(30));
+    const limit = new TextEncoder().encode(JSON.stringify(ascii)).byteLength;
+    const cache = new ResponseCache(settings({ maxEntryBytes: limit }));
+    expect(await cache.write('ascii', ascii, 60)).toBe(true);
+    // The same number of characters, one of them two bytes long in UTF-8 and one of them four.
+    expect(await cache.write('accent', answerOf(`é${'x'.repeat(29)}`), 60)).toBe(false);
+    expect(await cache.write('emoji', answerOf(`🙂${'x'.repeat(28)}`), 60)).toBe(false);
+    expect(await cache.write('shorter', answerOf(`🙂${'x'.repeat(26)}`), 60)).toBe(true);
+    expect(cache.stats.tooLarge).toBe(2);
   });
 
   test('does not keep an answer larger than the entry size limit', async () => {
