@@ -78,10 +78,12 @@ describe('the OpenAI surface through the cache, with the official client', () =>
     expect(second.data.usage).toEqual(first.data.usage);
     expect(second.data.model).toBe(first.data.model);
     // The client's own request id is the hit's trace id, not the original's.
-    expect(second.data._request_id).not.toBe(first.data._request_id);
+    expect(second.request_id).not.toBe(first.request_id);
     expect(providerCalls('/chat/completions')).toBe(1);
     // The same request with members the answer does not depend on (the end user, stream options off) hits too.
-    const asUser = await client.chat.completions.create({ ...QUESTION, user: 'someone', n: 1 }).withResponse();
+    const asUser = await client.chat.completions
+      .create({ ...QUESTION, user: 'someone', n: 1 })
+      .withResponse();
     expect(asUser.response.headers.get('x-verdict-cache')).toBe('hit');
     // A parameter that changes the answer is another entry.
     const warmer = await client.chat.completions.create({ ...QUESTION, temperature: 0.9 }).withResponse();
@@ -143,7 +145,12 @@ describe('the OpenAI surface through the cache, with the official client', () =>
 
     replay.enqueue(embeddingsAnswer([[0.5, 0.5]]));
     const fewer = await client.embeddings
-      .create({ model: EMBEDDING_MODEL, input: 'The quick brown fox', dimensions: 2, encoding_format: 'float' })
+      .create({
+        model: EMBEDDING_MODEL,
+        input: 'The quick brown fox',
+        dimensions: 2,
+        encoding_format: 'float',
+      })
       .withResponse();
     expect(fewer.response.headers.get('x-verdict-cache')).toBe('miss');
     expect(fewer.data.data[0]?.embedding).toEqual([0.5, 0.5]);
@@ -208,9 +215,9 @@ describe('usage records of hits', () => {
       const client = openaiOf(app, key);
       replay.enqueue(embeddingsAnswer([[0.5, 0.25]], 2_000_000));
       const body = { model: EMBEDDING_MODEL, input: 'priced text', encoding_format: 'float' as const };
-      expect((await client.embeddings.create(body).withResponse()).response.headers.get('x-verdict-cache')).toBe(
-        'miss',
-      );
+      expect(
+        (await client.embeddings.create(body).withResponse()).response.headers.get('x-verdict-cache'),
+      ).toBe('miss');
       for (let round = 0; round < 2; round++) {
         const hit = await client.embeddings.create(body).withResponse();
         expect(hit.response.headers.get('x-verdict-cache')).toBe('hit');
@@ -245,10 +252,9 @@ describe('usage records of hits', () => {
       const saved = 2 * (miss?.cost_usd ?? 0) + (chatMiss?.cost_usd ?? 0);
       expect(report.totals.cost_saved_usd).toBeCloseTo(saved, 12);
       expect(report.totals.cost_usd).toBeCloseTo((miss?.cost_usd ?? 0) + (chatMiss?.cost_usd ?? 0), 12);
-      expect(report.groups.find((group) => group.group === '/openai/v1/embeddings')?.cost_saved_usd).toBeCloseTo(
-        2 * (miss?.cost_usd ?? 0),
-        12,
-      );
+      expect(
+        report.groups.find((group) => group.group === '/openai/v1/embeddings')?.cost_saved_usd,
+      ).toBeCloseTo(2 * (miss?.cost_usd ?? 0), 12);
     } finally {
       await store.close();
     }

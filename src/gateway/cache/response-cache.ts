@@ -303,5 +303,5 @@ export function memoryBytesOf(key: string, text: string): number {
 /** Bytes a string takes in memory: one per character when all are Latin-1, two otherwise. */
 function stringBytes(text: string): number {
   // Latin-1 only: no character past U+00FF.
-  return /[^\u0000-\u00ff]/.test(text) ? text.length * 2 : text.length;
+  return /[\u0100-\uffff]/.test(text) ? text.length * 2 : text.length;
 }
