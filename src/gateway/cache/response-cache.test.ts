@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { UnifiedSuccess } from '../../unified/types.js';
-import { hashCacheKey } from './cache-key.js';
+import { textRequestSchema } from '../request-schemas.js';
+import { hashCacheKey, keyedEmbeddingsRequest, keyedTextRequest } from './cache-key.js';
 import { type CacheSettings, resolveCacheSettings } from './cache-settings.js';
 import { canonicalJson } from './canonical-json.js';
 import { type CachedAnswer, ENTRY_OVERHEAD_BYTES, memoryBytesOf, ResponseCache } from './response-cache.js';
@@ -52,6 +53,89 @@ describe('hashCacheKey', () => {
     expect(await hashCacheKey({ ...parts, scope: 'team-b' })).not.toBe(key);
     expect(await hashCacheKey({ ...parts, namespace: 'run-2' })).not.toBe(key);
     expect(await hashCacheKey({ ...parts, targets: ['anthropic:claude'] })).not.toBe(key);
+  });
+});
+
+describe('keyedTextRequest', () => {
+  /** The key of a text request as the gateway reads it (`JSON.parse`, then the request schema). */
+  async function keyOf(body: string): Promise<string> {
+    const request = textRequestSchema.parse(JSON.parse(body));
+    return hashCacheKey({
+      route: 'text',
+      targets: ['openai:gpt-4o-mini'],
+      request: keyedTextRequest(request),
+      scope: '',
+      namespace: '',
+    });
+  }
+  const BASE = {
+    model: 'openai:gpt-4o-mini',
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    temperature: 0,
+    tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }],
+  };
+
+  test('member order at any depth, whitespace between tokens, escapes and number spellings do not change the key', async () => {
+    const key = await keyOf(JSON.stringify(BASE));
+    const written = `{
+      "tools" : [ { "function": { "parameters": { "properties": {}, "type": "object" }, "name": "f" }, "type": "function" } ],
+      "temperature": 0.0e0,
+      "messages": [ { "content": [ { "text": "\u0048i", "type": "text" } ], "role": "user" } ],
+      "model": "openai:gpt-4o-mini"
+    }`;
+    expect(await keyOf(written)).toBe(key);
+  });
+
+  test('members that do not change the answer are left out; the three names of the output maximum are one', async () => {
+    const key = await keyOf(JSON.stringify({ ...BASE, max_tokens: 50 }));
+    for (const same of [
+      { ...BASE, max_output_tokens: 50 },
+      { ...BASE, max_completion_tokens: 50, stream: true, stream_options: { include_usage: true } },
+      { ...BASE, max_tokens: 50, user: 'end-user-7', n: 1, model: 'an-alias' },
+    ]) {
+      expect(await keyOf(JSON.stringify(same))).toBe(key);
+    }
+  });
+
+  test('every parameter that changes the answer changes the key, and so does whitespace inside a text', async () => {
+    const key = await keyOf(JSON.stringify(BASE));
+    const changes: Record<string, unknown>[] = [
+      { temperature: 0.1 },
+      { top_p: 0.5 },
+      { top_k: 3 },
+      { seed: 7 },
+      { stop: ['\n'] },
+      { presence_penalty: 1 },
+      { frequency_penalty: 1 },
+      { max_tokens: 10 },
+      { system: 'Be brief.' },
+      { tool_choice: 'required' },
+      { parallel_tool_calls: false },
+      { response_format: { type: 'json_object' } },
+      { reasoning_effort: 'low' },
+      { service_tier: 'flex' },
+      { messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi ' }] }] },
+      {
+        tools: [
+          { type: 'function', function: { name: 'g', parameters: { type: 'object', properties: {} } } },
+        ],
+      },
+    ];
+    const keys = await Promise.all(changes.map((change) => keyOf(JSON.stringify({ ...BASE, ...change }))));
+    for (const [index, changed] of keys.entries())
+      expect(changed, JSON.stringify(changes[index])).not.toBe(key);
+    expect(new Set(keys).size).toBe(changes.length);
+  });
+});
+
+describe('keyedEmbeddingsRequest', () => {
+  test('one text and a list of it are one request; the encoding and the end user are left out', () => {
+    const base = keyedEmbeddingsRequest({ model: 'a', input: 'text' });
+    expect(
+      keyedEmbeddingsRequest({ model: 'b', input: ['text'], encoding_format: 'base64', user: 'u' }),
+    ).toEqual(base);
+    expect(keyedEmbeddingsRequest({ model: 'a', input: 'text', dimensions: 8 })).not.toEqual(base);
+    expect(keyedEmbeddingsRequest({ model: 'a', input: ['text', 'more'] })).not.toEqual(base);
   });
 });
 
