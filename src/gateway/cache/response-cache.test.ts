@@ -4,7 +4,14 @@ import { textRequestSchema } from '../request-schemas.js';
 import { hashCacheKey, keyedEmbeddingsRequest, keyedTextRequest } from './cache-key.js';
 import { type CacheSettings, resolveCacheSettings } from './cache-settings.js';
 import { canonicalJson } from './canonical-json.js';
-import { type CachedAnswer, ENTRY_OVERHEAD_BYTES, memoryBytesOf, ResponseCache } from './response-cache.js';
+import {
+  answerOfEntry,
+  type CachedAnswer,
+  ENTRY_OVERHEAD_BYTES,
+  entryTextOf,
+  memoryBytesOf,
+  ResponseCache,
+} from './response-cache.js';
 
 function answerOf(content: string): CachedAnswer {
   const envelope: UnifiedSuccess = {
@@ -177,6 +184,27 @@ describe('ResponseCache', () => {
     // Each hit is parsed from the text: what one reader changes, the next one does not see.
     if (hit !== undefined) (hit.answer.envelope as { content: string }).content = 'changed';
     expect((await cache.read('wide'))?.answer.envelope.content).toBe('東京の天気');
+  });
+
+  test('keeps the vectors of an embeddings answer as float64 bytes: the same numbers, in less text', async () => {
+    const vectors = [
+      [0.1, -0.5, 1e-300, 5e-324, 0.30000000000000004, -0.006929283, 123456.789],
+      Array.from({ length: 256 }, (_, index) => Math.sin(index) / 7),
+    ];
+    const answer = answerOf('2 embeddings of 7 dimensions.');
+    const embedded: CachedAnswer = {
+      envelope: { ...answer.envelope, metadata: { ...answer.envelope.metadata, embeddings: vectors } },
+    };
+    const text = entryTextOf(embedded);
+    expect(text).not.toContain('0.30000000000000004');
+    expect(text.length).toBeLessThan(JSON.stringify(embedded).length * 0.7);
+    expect(answerOfEntry(text)).toEqual(embedded);
+    // An answer without vectors is its JSON as it is.
+    expect(entryTextOf(answer)).toBe(JSON.stringify(answer));
+    const cache = new ResponseCache(settings());
+    await cache.write('vectors', embedded, 60);
+    expect((await cache.read('vectors'))?.answer.envelope.metadata.embeddings).toEqual(vectors);
+    expect(() => answerOfEntry('{"envelope":{"metadata":{}},"vectors":["abc"]}')).toThrow(TypeError);
   });
 
   test('measures the entry size limit in UTF-8 bytes of the JSON', async () => {
