@@ -200,6 +200,7 @@ describe('POST /v1/text through the cache', () => {
     const names = ['cache-control', 'x-verdict-cache-ttl', 'x-verdict-cache-namespace'];
     expect(headersOf('/v1/text').map((parameter) => parameter.name)).toEqual(names);
     expect(headersOf('/anthropic/v1/messages').map((parameter) => parameter.name)).toEqual(names);
+    expect(headersOf('/openai/v1/embeddings').map((parameter) => parameter.name)).toEqual(names);
     expect(headersOf('/v1/images')).toEqual([]);
   });
 
@@ -326,6 +327,40 @@ describe('the Anthropic surface through the cache', () => {
     expect(headers).toEqual(['miss', 'hit']);
     expect(texts[1]).toEqual(texts[0]);
     expect(providerCalls()).toBe(2);
+  });
+});
+
+describe('provider options the key can hold', () => {
+  test("the Anthropic surface's extended thinking is cached; other provider options are not", async () => {
+    const app = gateway();
+    const thinking = {
+      model: MODEL,
+      max_tokens: 2000,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      messages: [{ role: 'user', content: 'Capital of France?' }],
+    };
+    const headers = { 'anthropic-version': '2023-06-01' };
+    const first = await post(app, thinking, headers, '/anthropic/v1/messages');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-verdict-cache')).toBe('miss');
+    expect(
+      (await post(app, thinking, headers, '/anthropic/v1/messages')).headers.get('x-verdict-cache'),
+    ).toBe('hit');
+    // Another budget is another request.
+    const other = { ...thinking, thinking: { type: 'enabled', budget_tokens: 2048 } };
+    expect((await post(app, other, headers, '/anthropic/v1/messages')).headers.get('x-verdict-cache')).toBe(
+      'miss',
+    );
+    expect(providerCalls()).toBe(2);
+    const mixed = {
+      ...QUESTION,
+      provider_options: { anthropic: { thinking: { type: 'adaptive' } }, openai: {} },
+    };
+    expect((await post(app, mixed)).headers.get('x-verdict-cache')).toBe('miss');
+    expect((await post(app, mixed)).headers.get('x-verdict-cache')).toBe('hit');
+    const unknown = { ...QUESTION, provider_options: { anthropic: { cacheControl: { type: 'ephemeral' } } } };
+    expect((await post(app, unknown)).headers.get('x-verdict-cache')).toBe('bypass');
+    expect(providerCalls()).toBe(4);
   });
 });
 

@@ -61,12 +61,22 @@ export function keyedEmbeddingsRequest(request: EmbeddingsRequest): Record<strin
 }
 
 /**
- * Why a text request cannot be cached, or `undefined` when it can: `provider_options` are passed to the provider
- * as they are and may carry anything (a stored conversation, a user id, a prediction), and an `https:` image is
- * fetched by the provider, whose content may change under the same URL.
+ * The provider options a request may carry and still be cached, by provider: options that only shape the answer
+ * from what the request holds, so the key (which holds them) says everything the answer depends on. The
+ * Anthropic surface writes `thinking` there for a request with extended thinking.
+ */
+const KEYABLE_PROVIDER_OPTIONS: Readonly<Record<string, readonly string[]>> = { anthropic: ['thinking'] };
+
+/**
+ * Why a text request cannot be cached, or `undefined` when it can: other `provider_options` are passed to the
+ * provider as they are and may carry anything (a stored conversation, a user id, a prediction), and an `https:`
+ * image is fetched by the provider, whose content may change under the same URL.
  */
 export function uncacheableTextReason(request: TextRequest): string | undefined {
-  if (request.provider_options !== undefined) return 'provider_options';
+  for (const [provider, options] of Object.entries(request.provider_options ?? {})) {
+    const keyable = KEYABLE_PROVIDER_OPTIONS[provider] ?? [];
+    if (Object.keys(options).some((name) => !keyable.includes(name))) return 'provider_options';
+  }
   for (const message of request.messages ?? (Array.isArray(request.input) ? request.input : [])) {
     if (!Array.isArray(message.content)) continue;
     for (const part of message.content) {
