@@ -224,12 +224,20 @@ describe('usage records of hits', () => {
       }
       await client.chat.completions.create(QUESTION);
       await client.chat.completions.create(QUESTION);
+      // Another instance on the same store answers from the store's entry: the same vectors, exactly.
+      const otherApp = gateway({ store, adminKey: ADMIN });
+      const shared = await openaiOf(otherApp, key).embeddings.create(body).withResponse();
+      expect(shared.response.headers.get('x-verdict-cache')).toBe('hit');
+      expect(shared.data.data[0]?.embedding).toEqual([0.5, 0.25]);
+      expect(providerCalls('/embeddings')).toBe(1);
+
       expect(await app.flush(5000)).toBe(0);
+      expect(await otherApp.flush(5000)).toBe(0);
       const records = (await queryRequests(store, { key: 'team-embed' }, { limit: 10 })).requests;
       const embeddings = records.filter((record) => record.route === '/openai/v1/embeddings');
       const miss = embeddings.find((record) => record.cache === 'miss');
       const hits = embeddings.filter((record) => record.cache === 'hit');
-      expect(hits).toHaveLength(2);
+      expect(hits).toHaveLength(3);
       // 2 million tokens of an embedding model are priced: the hits saved that, and cost nothing.
       expect(miss?.cost_usd).toBeGreaterThan(0);
       expect(miss?.cost_saved_usd).toBeNull();
@@ -249,12 +257,12 @@ describe('usage records of hits', () => {
         totals: { cost_saved_usd: number; cost_usd: number };
         groups: { group: string; cost_saved_usd: number }[];
       };
-      const saved = 2 * (miss?.cost_usd ?? 0) + (chatMiss?.cost_usd ?? 0);
+      const saved = 3 * (miss?.cost_usd ?? 0) + (chatMiss?.cost_usd ?? 0);
       expect(report.totals.cost_saved_usd).toBeCloseTo(saved, 12);
       expect(report.totals.cost_usd).toBeCloseTo((miss?.cost_usd ?? 0) + (chatMiss?.cost_usd ?? 0), 12);
       expect(
         report.groups.find((group) => group.group === '/openai/v1/embeddings')?.cost_saved_usd,
-      ).toBeCloseTo(2 * (miss?.cost_usd ?? 0), 12);
+      ).toBeCloseTo(3 * (miss?.cost_usd ?? 0), 12);
     } finally {
       await store.close();
     }
