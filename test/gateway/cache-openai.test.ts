@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { createKey, migrateStore, openStore, queryRequests } from '../../src/gateway/store/index.js';
-import type { ReplayProviders } from '../helpers/replay-providers.js';
+import { createHold, type ReplayProviders } from '../helpers/replay-providers.js';
 import { useReplay } from './use-replay.js';
 
 /**
@@ -202,6 +202,27 @@ describe('the OpenAI surface through the cache, with the official client', () =>
     const metrics = await (await app.request('/metrics')).text();
     expect(metrics).toContain('verdict_gateway_cache_misses_total 2');
     expect(metrics).toContain('verdict_gateway_cache_bypasses_total 1');
+  });
+});
+
+describe('identical embeddings requests in flight', () => {
+  test('20 at once make one provider call; the others wait for it and are hits', async () => {
+    const client = openaiOf(gateway());
+    const hold = createHold();
+    replay.enqueue({ ...embeddingsAnswer([[0.75, -0.25]]), holdUntil: hold.promise });
+    const body = { model: EMBEDDING_MODEL, input: 'the same text', encoding_format: 'float' as const };
+    const answers = Array.from({ length: 20 }, () => client.embeddings.create(body).withResponse());
+    // Released once the first request reached the provider; the others are waiting for it by then or soon.
+    for (let turn = 0; turn < 100_000 && providerCalls('/embeddings') === 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    hold.release();
+    const done = await Promise.all(answers);
+    const statuses = done.map((each) => each.response.headers.get('x-verdict-cache'));
+    expect(statuses.filter((status) => status === 'miss')).toHaveLength(1);
+    expect(statuses.filter((status) => status === 'hit')).toHaveLength(19);
+    for (const each of done) expect(each.data.data[0]?.embedding).toEqual([0.75, -0.25]);
+    expect(providerCalls('/embeddings')).toBe(1);
   });
 });
 
