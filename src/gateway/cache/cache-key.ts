@@ -16,7 +16,7 @@ export interface CacheKeyParts {
 }
 
 /** The version of the key's layout: a change of what a key holds changes it, so old entries are never read. */
-export const CACHE_KEY_VERSION = 2;
+const CACHE_KEY_VERSION = 2;
 
 /** The SHA-256 (hex) of the canonical JSON of the key's parts. */
 export async function hashCacheKey(parts: CacheKeyParts): Promise<string> {
