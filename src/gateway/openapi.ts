@@ -84,9 +84,13 @@ function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
   return [...inPath, ...inQuery];
 }
 
-/** The routes answered through the response cache when it is on: text, and the surfaces that make text requests. */
+/**
+ * The routes answered through the response cache when it is on: text, the surfaces that make text requests, and
+ * embeddings.
+ */
 const CACHED_ROUTES: ReadonlySet<RouteKey> = new Set<RouteKey>([
   'text',
+  'embeddings',
   'anthropic_messages',
   'openai_chat_completions',
   'openai_responses',

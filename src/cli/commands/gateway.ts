@@ -100,7 +100,7 @@ export const GATEWAY_COMMAND = {
     cache: {
       type: 'boolean',
       description:
-        "Answer repeated text requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
+        "Answer repeated text and embeddings requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
     },
     demo: {
       type: 'boolean',

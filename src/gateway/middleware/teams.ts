@@ -438,6 +438,7 @@ export function createTeams(options: TeamsOptions): Teams {
         cost_usd: cost === undefined ? 0 : cost.usd,
         cost_reason: cost?.reason ?? null,
         cache: facts.cache ?? null,
+        cost_saved_usd: facts.costSavedUsd ?? null,
       });
       // Per-minute counters are only read for the current minute: delete old ones now and then.
       if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {

@@ -63,6 +63,8 @@ export interface RequestFacts {
   bodyBytes?: number;
   /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
   cache?: CacheStatus;
+  /** Dollars a cache hit saved: what the answer it replays cost when it was made. */
+  costSavedUsd?: number;
 }
 
 /** Who is calling: the admin key, a static key, or a stored key with its limits. */

@@ -3,7 +3,12 @@ import type { UnifiedOutput, UnifiedSuccess } from '../../unified/types.js';
 import type { TextStreamWrite } from '../basics/create-event-stream.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
 import type { RouteName } from '../basics/route-table.js';
-import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from '../cache/cache-key.js';
+import {
+  hashCacheKey,
+  keyedEmbeddingsRequest,
+  keyedTextRequest,
+  uncacheableTextReason,
+} from '../cache/cache-key.js';
 import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from '../cache/response-cache.js';
 import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from '../config/cache-settings.js';
 import { allowedTargets } from '../middleware/teams.js';
@@ -17,7 +22,7 @@ import {
   systemFailure,
 } from '../pipeline/gateway-env.js';
 import { ENVELOPE_RENDERER, surfaceHeaders, writeEnvelopeEvents } from '../pipeline/renderer.js';
-import type { TextRequest } from '../request/request-schemas.js';
+import type { EmbeddingsRequest, TextRequest } from '../request/request-schemas.js';
 
 /**
  * How a request goes through the response cache (docs/gateway.md, "Cache"). The cache sits between a surface and
@@ -87,6 +92,17 @@ export function textCacheSubject(request: TextRequest): CacheSubject {
     keyed: keyedTextRequest(request),
     uncacheable: uncacheableTextReason(request),
     stream: request.stream === true,
+  };
+}
+
+/** An embeddings request as the cache sees it: every one can be cached; none is streamed. */
+export function embeddingsCacheSubject(request: EmbeddingsRequest): CacheSubject {
+  return {
+    route: 'embeddings',
+    model: request.model,
+    keyed: keyedEmbeddingsRequest(request),
+    uncacheable: undefined,
+    stream: false,
   };
 }
 
@@ -330,6 +346,7 @@ function serveHit(
     facts.cache = 'hit';
     facts.attempts = 0;
     facts.usage = { input_tokens: 0, output_tokens: 0 };
+    if (typeof cost?.usd === 'number') facts.costSavedUsd = cost.usd;
     if (typeof stored.metadata.target === 'string') facts.target = stored.metadata.target;
   };
   const headers = { [CACHE_STATUS_HEADER]: 'hit' };

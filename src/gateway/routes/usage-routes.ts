@@ -66,7 +66,7 @@ export function registerUsageRoutes(
       return respond(
         c,
         systemSuccess(
-          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''} from ${report.from} to ${report.to}.`,
+          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''}${totals.cost_saved_usd > 0 ? `, $${formatUsd(totals.cost_saved_usd)} saved by the cache` : ''} from ${report.from} to ${report.to}.`,
           traceId,
           { usage: report },
         ),

@@ -116,6 +116,11 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE verdict_usage ADD COLUMN cache text',
     ],
   },
+  {
+    version: 7,
+    name: 'the dollars a cache hit saved',
+    statements: ['ALTER TABLE verdict_usage ADD COLUMN cost_saved_usd double precision'],
+  },
 ];
 
 /** Any fixed number: instances migrating at once take turns on this advisory lock. */

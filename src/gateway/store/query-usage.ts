@@ -29,6 +29,8 @@ export interface UsageTotals {
   cost_usd: number;
   /** Requests without a price (`cost_usd` leaves them out): an unknown model, usage the provider did not report. */
   unpriced: number;
+  /** Dollars the response cache saved: what the answers its hits replayed cost when they were made. */
+  cost_saved_usd: number;
   /** Median latency in milliseconds (`null` without requests). */
   latency_p50_ms: number | null;
   /** 95th percentile latency in milliseconds. */
@@ -64,6 +66,7 @@ const AGGREGATES = `count(*)::float8 AS requests,
   COALESCE(sum(output_tokens), 0)::float8 AS output_tokens,
   COALESCE(sum(cost_usd), 0)::float8 AS cost_usd,
   (count(*) FILTER (WHERE cost_usd IS NULL))::float8 AS unpriced,
+  COALESCE(sum(cost_saved_usd), 0)::float8 AS cost_saved_usd,
   (percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p50_ms,
   (percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p95_ms,
   (percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p99_ms`;
@@ -83,6 +86,7 @@ function totalsOf(row: Record<string, unknown>): UsageTotals {
     // Twelve decimals, as each cost is given: a sum of doubles carries binary noise past them.
     cost_usd: Math.round(Number(row.cost_usd ?? 0) * 1e12) / 1e12,
     unpriced: Number(row.unpriced ?? 0),
+    cost_saved_usd: Math.round(Number(row.cost_saved_usd ?? 0) * 1e12) / 1e12,
     latency_p50_ms: maybe(row.latency_p50_ms),
     latency_p95_ms: maybe(row.latency_p95_ms),
     latency_p99_ms: maybe(row.latency_p99_ms),
@@ -188,6 +192,8 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     cost_usd: row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd),
     cost_reason: text(row.cost_reason),
     cache: text(row.cache),
+    cost_saved_usd:
+      row.cost_saved_usd === null || row.cost_saved_usd === undefined ? null : Number(row.cost_saved_usd),
   };
 }
 

@@ -8,6 +8,7 @@ import { invalidRequest } from '../../request/read-request.js';
 import { REQUEST_SCHEMAS } from '../../request/request-schemas.js';
 import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
+import { embeddingsCacheSubject, serveThroughCache } from '../../routes/serve-through-cache.js';
 import { serveTextRequest } from '../../routes/text.js';
 import type { DropInSurface } from '../surface.js';
 import {
@@ -88,12 +89,14 @@ export const OPENAI_SURFACE: DropInSurface = {
     });
     post(app, runtime, 'embeddings', jsonBodyOf(REQUEST_SCHEMAS.embeddings), (c, body) => {
       c.set('renderer', embeddingsRenderer(body));
-      return serveCall(c, runtime, {
-        route: 'embeddings',
-        model: body.model,
-        call: (input) => embedInputs(body, input),
-        convert: fromEmbedMany,
-      });
+      return serveThroughCache(c, runtime, embeddingsCacheSubject(body), () =>
+        serveCall(c, runtime, {
+          route: 'embeddings',
+          model: body.model,
+          call: (input) => embedInputs(body, input),
+          convert: fromEmbedMany,
+        }),
+      );
     });
     registerModels(OPENAI_SURFACE, app, runtime);
   },
