@@ -38,7 +38,7 @@ afterAll(async () => {
 beforeEach(async () => {
   replay = replayServer();
   for (const instance of instances) await instance.store.close().catch(() => undefined);
-  await admin.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+  await admin.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
   instances = [];
   for (let index = 0; index < 3; index++) {
     // Several instances migrating at once take turns on the advisory lock.
