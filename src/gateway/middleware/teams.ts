@@ -491,10 +491,10 @@ export function createTeams(options: TeamsOptions): Teams {
         '# HELP verdict_gateway_store_errors_total Store operations that failed or timed out.',
         '# TYPE verdict_gateway_store_errors_total counter',
         `verdict_gateway_store_errors_total ${counts.storeErrors}`,
-        '# HELP verdict_gateway_tokens_not_counted_total Requests whose tokens could not be counted toward limits.',
+        '# HELP verdict_gateway_tokens_not_counted_total Keys whose consumed tokens could not be written to the store at a stop (their leases expire instead).',
         '# TYPE verdict_gateway_tokens_not_counted_total counter',
         `verdict_gateway_tokens_not_counted_total ${counts.tokenCountFailures}`,
-        '# HELP verdict_gateway_spend_not_counted_total Requests whose cost could not be settled against a dollar budget.',
+        '# HELP verdict_gateway_spend_not_counted_total Keys whose spent dollars could not be written to the store at a stop (their leases expire instead).',
         '# TYPE verdict_gateway_spend_not_counted_total counter',
         `verdict_gateway_spend_not_counted_total ${counts.spendCountFailures}`,
         '# HELP verdict_gateway_lease_exchanges_total Exchanges of limit leases with the store (each one transaction).',
@@ -513,6 +513,7 @@ export function createTeams(options: TeamsOptions): Teams {
       const kept = await leases.release(now());
       if (kept > 0) {
         counts.tokenCountFailures += kept;
+        counts.spendCountFailures += kept;
         log(JSON.stringify({ time: now().toISOString(), event: 'leases_not_returned', keys: kept }));
       }
       return writer.flush(deadlineMs);

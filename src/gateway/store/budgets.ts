@@ -52,7 +52,7 @@ export type Reservation = { reserved: true; id: string } | { reserved: false; re
 export interface SpendNow {
   /** Settled costs of the period. */
   spent: number;
-  /** Worst cases of calls in flight (reservations not yet expired). */
+  /** Held for calls in flight: live dollar leases of instances, and reservations not yet expired. */
   reserved: number;
 }
 

@@ -178,7 +178,7 @@ describe.each(['pglite', 'postgres'] as const)('/v1/usage past the retention on 
       errors,
       input_tokens,
       output_tokens,
-      cost_usd: Math.round(cost_usd * 1e9),
+      cost_usd: Math.round((cost_usd ?? 0) * 1e9),
       unpriced,
     });
     const before = await usage('surface');
