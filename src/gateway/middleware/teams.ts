@@ -472,7 +472,8 @@ export function createTeams(options: TeamsOptions): Teams {
       }
     },
     usageStuck: () => writer.stuck,
-    register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
+    register: (app) =>
+      registerUsageRoutes(app, { store, now, storeDown, unused: (key, at) => leases.unused(key, at) }),
     metrics() {
       const { stats } = writer;
       return [

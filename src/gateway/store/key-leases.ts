@@ -332,6 +332,23 @@ export class KeyLeases {
     return failed;
   }
 
+  /**
+   * What this instance holds of `key`'s limits and has not used at `at`: requests of the minute, and dollars of
+   * the period's lease not held by a call. The store counts them as used; `GET /v1/key` gives them back.
+   */
+  unused(key: KeyRecord, at: Date): { requests: number; usd: number } {
+    const state = this.#keys.get(key.name);
+    if (state === undefined) return { requests: 0, usd: 0 };
+    const slice = state.requests;
+    const requests = slice?.window === minuteStart(at).getTime() ? slice.left : 0;
+    const spend = state.pools.spend;
+    const free =
+      spend?.window === this.#windowOf(key, 'spend', at) && at.getTime() < spend.usableUntil
+        ? Math.max(0, spend.held - spend.pending - spend.reserved)
+        : 0;
+    return { requests, usd: free / NANO };
+  }
+
   /** Join the queued exchange of the key, or queue one behind the running one. */
   #exchange(
     state: KeyState,
