@@ -6,6 +6,7 @@ import {
   type KeyRecord,
   readCounts,
   readSpend,
+  StoreError,
 } from '../../../src/gateway/store/index.js';
 import { KeyLeases, LEASE_PARTS } from '../../../src/gateway/store/key-leases.js';
 import { useReplay } from '../use-replay.js';
@@ -172,5 +173,43 @@ describe('store round trips', () => {
     expect(during.filter((sql) => !sql.includes('INSERT INTO verdict_usage'))).toEqual([]);
     expect(store.transactions).toBe(warm.transactions);
     expect(await gateway.flush()).toBe(0);
+  }, 60_000);
+});
+
+describe('the store unreachable', () => {
+  test('a lease with room admits without the store; consumption waits and is written when the store is back', async () => {
+    const inner = stores.pglite[0] as GatewayStore;
+    let down = false;
+    const store: GatewayStore = {
+      kind: inner.kind,
+      location: inner.location,
+      query: ((sql: string, params?: readonly unknown[]) =>
+        down
+          ? Promise.reject(new StoreError('store_unreachable', 'The store failed: connect ECONNREFUSED'))
+          : inner.query(sql, params)) as GatewayStore['query'],
+      transaction: (run) =>
+        down
+          ? Promise.reject(new StoreError('store_unreachable', 'The store failed: connect ECONNREFUSED'))
+          : inner.transaction(run),
+      close: () => inner.close(),
+    };
+    const key = await keyOn(inner, { rpm: 160, budget_tokens: 160_000, budget_period: 'month' });
+    const failures: unknown[] = [];
+    const leases = new KeyLeases({ store, onError: (error) => failures.push(error) });
+    expect(await leases.admit(key, at)).toMatchObject({ admitted: true });
+    down = true;
+    // Ten requests (the rpm's sixteenth) were leased: nine more are admitted with the store down.
+    for (let index = 0; index < 9; index++) {
+      expect(await leases.admit(key, at)).toMatchObject({ admitted: true });
+      leases.consume(key, { tokens: 100, usd: 0 }, NOON);
+    }
+    // The slice of requests is used up: the next admission needs the store, and fails as it does.
+    await expect(leases.admit(key, at)).rejects.toThrow(/ECONNREFUSED/);
+    expect(failures.length).toBeGreaterThan(0);
+    down = false;
+    // The consumption kept in memory goes with the next exchange.
+    expect(await leases.admit(key, at)).toMatchObject({ admitted: true });
+    expect((await readCounts(inner, key, NOON)).period_tokens).toBe(900);
+    expect(await leases.release(NOON)).toBe(0);
   }, 60_000);
 });
