@@ -44,7 +44,7 @@ export {
   type PooledKind,
   pruneLeases,
 } from './leases.js';
-export { type Admission, admitRequest, countTokens, type Refusal, readCounts } from './limits.js';
+export { type Admission, type Refusal, readCounts } from './limits.js';
 export { MIGRATIONS, type Migration, type MigrationReport, migrateStore } from './migrate-store.js';
 export {
   type GatewayStore,
