@@ -552,8 +552,9 @@ describe('what a request is charged', () => {
     expect(counts.period_tokens).toBeGreaterThanOrEqual(3000);
     expect(counts.period_tokens).toBeLessThan(3100);
     await gateway.flush();
+    // On the stopped clock a record's time is NOON less its latency, which says nothing of the order: by tokens.
     const rows = await store.query<{ output_tokens: number; code: string }>(
-      "SELECT output_tokens::int AS output_tokens, code FROM verdict_usage WHERE trace_id = 'cut-stream' ORDER BY time",
+      "SELECT output_tokens::int AS output_tokens, code FROM verdict_usage WHERE trace_id = 'cut-stream' ORDER BY output_tokens DESC",
     );
     expect(rows).toEqual([
       { output_tokens: 3000, code: 'client_closed' },
