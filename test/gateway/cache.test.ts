@@ -412,7 +412,7 @@ describe('keys and usage records', () => {
     const store = await openStore(':memory:');
     await migrateStore(store);
     try {
-      const a = await createKey(store, 'team-a', { tpm: 1_000_000 });
+      const a = await createKey(store, 'team-a', { rpm: 1000, tpm: 1_000_000 });
       const b = await createKey(store, 'team-b');
       const clock = new Date('2026-03-02T10:00:30Z');
       const app = gateway({ store, storeClock: () => clock });

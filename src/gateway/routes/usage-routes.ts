@@ -10,6 +10,7 @@ import { ROUTE_TABLE } from '../basics/route-table.js';
 import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../pipeline/gateway-env.js';
 import { formatUsd } from '../spend/cost-header.js';
 import { readSpend } from '../store/budgets.js';
+import type { KeyRecord } from '../store/keys.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
@@ -30,6 +31,8 @@ export interface UsageRouteContext {
   now: () => Date;
   /** The answer when the store fails. */
   storeDown: (c: Context<GatewayEnv>, error: unknown) => Response;
+  /** What this instance leased of a key's limits and has not used: the store counts it as used. */
+  unused?: ((key: KeyRecord, at: Date) => { requests: number; usd: number }) | undefined;
 }
 
 function parseTime(value: string | undefined): Date | undefined | 'invalid' {
@@ -39,10 +42,8 @@ function parseTime(value: string | undefined): Date | undefined | 'invalid' {
 }
 
 /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
-export function registerUsageRoutes(
-  app: Hono<GatewayEnv>,
-  { store, now, storeDown }: UsageRouteContext,
-): void {
+export function registerUsageRoutes(app: Hono<GatewayEnv>, context: UsageRouteContext): void {
+  const { store, now, storeDown } = context;
   app.get(ROUTE_TABLE.usage.path, async (c) => {
     const traceId = c.get('traceId');
     const query = c.req.query();
@@ -129,7 +130,11 @@ export function registerUsageRoutes(
     }
     try {
       const at = now();
-      const [counts, spend] = await Promise.all([readCounts(store, key, at), readSpend(store, key, at)]);
+      const [stored, held] = await Promise.all([readCounts(store, key, at), readSpend(store, key, at)]);
+      // This instance's unused leases are not used: the key may still spend them (docs/gateway.md, "Leases").
+      const unused = context.unused?.(key, at) ?? { requests: 0, usd: 0 };
+      const counts = { ...stored, minute_requests: Math.max(0, stored.minute_requests - unused.requests) };
+      const spend = { ...held, reserved: Math.max(0, held.reserved - unused.usd) };
       const used = { ...counts, period_usd: spend.spent, reserved_usd: spend.reserved };
       const left = (limit: number | null, count: number) =>
         limit === null ? null : Math.max(0, limit - count);
