@@ -804,8 +804,9 @@ describe('service endpoints', () => {
 
   test("GET /v1/models names the text options each provider's text path takes", async () => {
     const answer = await readEnvelope(await gatewayWith().request('/v1/models'));
-    const providers = (answer.envelope.metadata as { providers: { id: string; text_options?: string[] }[] })
-      .providers;
+    const providers = (
+      answer.envelope.metadata as unknown as { providers: { id: string; text_options?: string[] }[] }
+    ).providers;
     const optionsOf = (id: string) => providers.find((p) => p.id === id)?.text_options;
     // OpenAI's chat API has no top-k sampling; Anthropic's has no seed or penalties.
     expect(optionsOf('openai')).toContain('seed');
