@@ -333,7 +333,9 @@ export function toTextRequest(request: PlaygroundRequest, offered?: ReadonlySet<
   const takes = (name: string) => offered === undefined || offered.has(name);
   const { options, problems } = readParameters(request.parameters, offered);
   const turns = [...request.turns, ...pendingTurns(request)];
-  if (turns.length === 0) problems.push({ field: 'prompt', message: 'Write a message to send.' });
+  // The model answers a user message or tool results; a conversation that ends with its own answer waits.
+  if (turns.length === 0 || turns[turns.length - 1]?.role === 'assistant')
+    problems.push({ field: 'prompt', message: 'Write a message to send.' });
   const body: Record<string, unknown> = { model: request.model };
   if (request.system.trim() !== '') body.system = request.system;
   body.messages = messagesOf(turns);
