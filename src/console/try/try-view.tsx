@@ -390,13 +390,15 @@ export function TryView() {
               />
             )}
             {problems.length > 0 && (
-              <ul class="card failure problems" role="alert" aria-label="The request cannot be sent">
-                {problems.map((problem) => (
-                  <li key={`${problem.field}${problem.message}`}>
-                    <code>{problem.field}</code>: {problem.message}
-                  </li>
-                ))}
-              </ul>
+              <div class="card failure problems" role="alert" aria-label="The request cannot be sent">
+                <ul>
+                  {problems.map((problem) => (
+                    <li key={`${problem.field}${problem.message}`}>
+                      <code>{problem.field}</code>: {problem.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
             )}
             <div class="row">
               <button
