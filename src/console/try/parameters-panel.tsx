@@ -139,8 +139,8 @@ function Tools({ tools, onChange }: { tools: ToolDraft[]; onChange: (tools: Tool
                 onInput={(e) => change(index, { name: e.currentTarget.value })}
                 {...invalidIf(nameProblem, `tool-${n}-name-problem`)}
               />
-              <Problem id={`tool-${n}-name-problem`} problem={nameProblem} />
             </label>
+            <Problem id={`tool-${n}-name-problem`} problem={nameProblem} />
             <label>
               {`Tool ${n} description`}
               <input
@@ -157,8 +157,8 @@ function Tools({ tools, onChange }: { tools: ToolDraft[]; onChange: (tools: Tool
                 onInput={(e) => change(index, { parameters: e.currentTarget.value })}
                 {...invalidIf(schemaProblem, `tool-${n}-parameters-problem`)}
               />
-              <Problem id={`tool-${n}-parameters-problem`} problem={schemaProblem} />
             </label>
+            <Problem id={`tool-${n}-parameters-problem`} problem={schemaProblem} />
             <button type="button" class="quiet" onClick={() => onChange(tools.filter((_, i) => i !== index))}>
               {`Remove tool ${n}`}
             </button>
@@ -219,8 +219,8 @@ function ResponseFormat({
               onInput={(e) => set({ schema: e.currentTarget.value })}
               {...invalidIf(schemaProblem, 'response-schema-problem')}
             />
-            <Problem id="response-schema-problem" problem={schemaProblem} />
           </label>
+          <Problem id="response-schema-problem" problem={schemaProblem} />
         </>
       )}
     </fieldset>
