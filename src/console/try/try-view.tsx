@@ -211,6 +211,7 @@ export function TryView() {
   /** Sends `sent` (the request as it stands, or one changed for a regenerate or tool results). */
   const send = async (sent: PlaygroundRequest = request) => {
     let body: TextRequest | undefined;
+    setProblems([]);
     if (sent.modality === 'text') {
       const built = toTextRequest(sent, textOptionsOf(catalog, sent.model));
       setProblems(built.ok ? [] : built.problems);
