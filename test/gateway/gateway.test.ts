@@ -849,6 +849,8 @@ describe('service endpoints', () => {
       >;
     };
     expect(document.openapi).toBe('3.1.0');
+    // The listing's summary says that it names each provider's text options.
+    expect(JSON.stringify(document.paths['/v1/models'])).toContain('text options');
     const text = document.paths['/v1/text']?.post?.requestBody.content['application/json']?.schema;
     expect(text?.required).toEqual(['model']);
     expect((text as { oneOf?: unknown }).oneOf).toEqual([

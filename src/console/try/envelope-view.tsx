@@ -186,6 +186,12 @@ function Success({ body, metadata, streamed, label }: Parts & { streamed: string
   const calls = asItems(metadata.tool_calls);
   return (
     <section class="card answer" aria-label={label}>
+      {text(metadata.reasoning) !== undefined && (
+        <details class="reasoning">
+          <summary>The model's reasoning</summary>
+          <p class="content">{text(metadata.reasoning)}</p>
+        </details>
+      )}
       <p class="content">{text(body.content) ?? streamed}</p>
       {images.map((item, index) => {
         const src = mediaSource(item);
