@@ -159,6 +159,9 @@ export function useCatalog(connection: GatewayConnection) {
 /** Largest file a user turn takes: the gateway's body limit is larger, and base64 grows a file by a third. */
 const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
 
+/** Most files one message carries: enough to compare a few pages or pictures, far below the gateway's limit. */
+const MAX_ATTACHMENTS = 10;
+
 /** A file as a turn's attachment, its bytes as base64. */
 async function readAttachment(file: File): Promise<Attachment> {
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -285,14 +288,19 @@ export function TryView() {
   };
 
   const attach = async (files: FileList | null) => {
-    const chosen = [...(files ?? [])];
+    const room = Math.max(0, MAX_ATTACHMENTS - request.attachments.length);
+    const given = [...(files ?? [])];
+    const chosen = given.slice(0, room);
     const tooBig = chosen.filter((file) => file.size > MAX_ATTACHMENT_BYTES);
-    setProblems(
-      tooBig.map((file) => ({
+    setProblems([
+      ...tooBig.map((file) => ({
         field: 'attachments',
         message: `${file.name} is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB.`,
       })),
-    );
+      ...(given.length > room
+        ? [{ field: 'attachments', message: `A message carries at most ${MAX_ATTACHMENTS} files.` }]
+        : []),
+    ]);
     const read = await Promise.all(
       chosen.filter((file) => file.size <= MAX_ATTACHMENT_BYTES).map(readAttachment),
     );
