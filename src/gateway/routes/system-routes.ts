@@ -12,6 +12,10 @@ import {
   systemSuccess,
 } from '../pipeline/gateway-env.js';
 import { MODALITIES_OF } from '../providers/providers.js';
+import { chatFamilyOf, textOptionsOf } from '../request/chat-request.js';
+
+/** A model id to make a provider's text model with, only to read which wire format it speaks. */
+const PROBE_MODEL = 'any';
 
 /**
  * What the gateway's own routes read: the runtime, the metrics, the shutdown state, the store (with one) and the
@@ -95,6 +99,10 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
       id: provider.id,
       type: provider.type,
       modalities: [...MODALITIES_OF[provider.type]],
+      // What its text path takes, read from the family of the model it makes (OpenAI's chat or Responses API).
+      ...(provider.text === undefined
+        ? {}
+        : { text_options: textOptionsOf(chatFamilyOf(provider.type, provider.text(PROBE_MODEL).provider)) }),
       ...(provider.type === 'demo' ? { demo: true, models: DEMO_CATALOG } : {}),
     }));
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
