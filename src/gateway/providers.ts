@@ -95,6 +95,43 @@ export interface ProviderModels extends ModelMakers {
    * key; set for `anthropic` providers only (docs/gateway.md, "Anthropic clients").
    */
   readonly countTokens?: (body: unknown, signal: AbortSignal) => Promise<Response>;
+  /**
+   * Sends one request of the provider's own API — `path` below its base URL — with its key and configured
+   * headers, through the gateway's guarded fetch; set for the types whose text API the gateway forwards to
+   * (docs/gateway.md, "Same-format forwarding"). The key stays inside: callers give the path, body and headers.
+   */
+  readonly sendNative?: (path: string, init: NativeRequestInit) => Promise<Response>;
+}
+
+/** What a caller of {@link ProviderModels.sendNative} gives: a POST's body, its own headers and its signal. */
+export interface NativeRequestInit {
+  /** The request body (JSON text). */
+  readonly body: string;
+  /** Headers besides the key and the provider's configured ones (a format's version, the trace id). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Aborts the request. */
+  readonly signal: AbortSignal;
+}
+
+/** OpenAI's API root when a provider sets no base URL (the AI SDK's default too). */
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** A sender of native requests to `baseURL` with `auth` headers, through `fetch`. */
+function createNativeSender(
+  baseURL: string,
+  auth: Readonly<Record<string, string>>,
+  settings: ProviderSettings,
+  fetch: typeof globalThis.fetch | undefined,
+): (path: string, init: NativeRequestInit) => Promise<Response> {
+  const send = fetch ?? globalThis.fetch;
+  const root = baseURL.replace(/\/+$/, '');
+  return (path, init) =>
+    send(`${root}${path}`, {
+      method: 'POST',
+      headers: { ...settings.headers, ...init.headers, 'content-type': 'application/json', ...auth },
+      body: init.body,
+      signal: init.signal,
+    });
 }
 
 /** Anthropic's API root when a provider sets no base URL (the AI SDK's default too). */
@@ -190,7 +227,11 @@ export function createProviderModels(
     id: built.id,
     type: built.type,
     baseURL: built.baseURL,
-    ...omitUndefined({ videoRun: built.videoRun, countTokens: built.countTokens }),
+    ...omitUndefined({
+      videoRun: built.videoRun,
+      countTokens: built.countTokens,
+      sendNative: built.sendNative,
+    }),
     ...omitUndefined(makers),
   };
 }
@@ -251,6 +292,12 @@ function buildProviderModels(
         id,
         type,
         baseURL,
+        sendNative: createNativeSender(
+          baseURL ?? OPENAI_BASE_URL,
+          { authorization: `Bearer ${key}` },
+          settings,
+          fetch,
+        ),
         text: (model) => (settings.api === 'responses' ? openai.responses(model) : openai.chat(model)),
         images: (model) => openai.image(model),
         speech: (model) => openai.speech(model),
@@ -273,7 +320,13 @@ function buildProviderModels(
           body: JSON.stringify(body),
           signal,
         });
-      return { id, type, baseURL, text: (model) => anthropic(model), countTokens };
+      const sendNative = createNativeSender(
+        baseURL ?? ANTHROPIC_BASE_URL,
+        { 'x-api-key': key },
+        settings,
+        fetch,
+      );
+      return { id, type, baseURL, text: (model) => anthropic(model), countTokens, sendNative };
     }
     case 'google': {
       const google = createGoogleGenerativeAI({ ...common, apiKey: key });
@@ -313,6 +366,13 @@ function buildProviderModels(
         id,
         type,
         baseURL,
+        // As the AI SDK's compatible provider: no authorization header without a key.
+        sendNative: createNativeSender(
+          baseURL ?? '',
+          key === '' ? {} : { authorization: `Bearer ${key}` },
+          settings,
+          fetch,
+        ),
         text: (model) => compatible.chatModel(model),
         images: (model) => compatible.imageModel(model),
         embeddings: (model) => compatible.embeddingModel(model),

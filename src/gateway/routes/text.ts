@@ -114,15 +114,20 @@ function finishText(
 
 /**
  * `POST /v1/text` and the drop-in surfaces' text requests, plain or streamed, through the response cache when
- * the gateway has one (docs/gateway.md, "Cache"). A request the gateway refuses never reaches the cache.
+ * the gateway has one (docs/gateway.md, "Cache"). A request the gateway refuses never reaches the cache. A
+ * drop-in surface gives `forward`, which serves the request itself when it is forwarded as it is
+ * (docs/gateway.md, "Same-format forwarding"), once it passed the same checks.
  */
 export function serveTextRequest(
   c: Context<GatewayEnv>,
   runtime: GatewayRuntime,
   body: TextRequest,
+  forward?: () => Promise<Response> | undefined,
 ): Promise<Response> {
   const checked = prepareText(c, runtime, body);
   if (!checked.ok) return Promise.resolve(checked.response);
+  const forwarded = forward?.();
+  if (forwarded !== undefined) return forwarded;
   const { prepared } = checked;
   return serveThroughCache(c, runtime, textCacheSubject(body), (recorder) =>
     body.stream === true

@@ -1,0 +1,524 @@
+import type { Context } from 'hono';
+import { assembleFailure } from '../../../unified/assemble-output.js';
+import {
+  normalizeResponse,
+  normalizeStream,
+  type UnifiedFormat,
+} from '../../../unified/normalize-response.js';
+import type { UnifiedFailure, UnifiedOutput } from '../../../unified/types.js';
+import { buildEnvelope, type CallFacts } from '../../build-envelope.js';
+import {
+  type AttemptInput,
+  callWithFallbacks,
+  stoppedFailure,
+  type Target,
+  traceFlagsOf,
+} from '../../call-with-fallbacks.js';
+import { chatFamilyOf } from '../../chat-request.js';
+import { EVENT_STREAM_HEADERS, type EventStream } from '../../create-event-stream.js';
+import {
+  estimateTokens,
+  type GatewayEnv,
+  type GatewayRuntime,
+  noteCharge,
+  noteEnvelope,
+  respond,
+  systemFailure,
+} from '../../gateway-env.js';
+import { STREAM_REQUEST_HEADER } from '../../guarded-fetch.js';
+import { withPlace } from '../../routes/serve-call.js';
+import { costHeaders } from '../../spend/cost-header.js';
+import { AttemptFailed, attemptFailure } from '../../upstream-fault.js';
+import { ENVELOPE_RENDERER, type Renderer, surfaceHeaders } from '../surface.js';
+import {
+  FrameSplitter,
+  isAnswerFrame,
+  isErrorFrame,
+  isUsageOnlyFrame,
+  type StreamFrame,
+} from './forward-frames.js';
+import {
+  type ClientFormat,
+  decideForwarding,
+  type ForwardedRequest,
+  type ForwardPlan,
+  forwardedRequest,
+} from './same-format.js';
+
+/**
+ * Serving a forwarded request (docs/gateway.md, "Same-format forwarding"): the client's body goes to each target
+ * in turn with only the members the gateway must change, and the provider's answer comes back as it was sent —
+ * a plain answer passed through once read (within its bounds), a stream passed through event by event as it
+ * arrives — while the same bytes are read by the normalizers `verdict normalize` runs, for the usage, cost,
+ * log line, metrics and usage record. Keys, limits, budgets, retries and fallbacks before the first byte, the
+ * deadline, the graceful stop and the failure answers in the client's own shape all stay the gateway's.
+ */
+
+/** The normalizer format of a target's answers, or `undefined` when the gateway cannot forward to it. */
+export function targetFormatOf(target: Target): UnifiedFormat | undefined {
+  if (target.provider.sendNative === undefined) return undefined;
+  const family = chatFamilyOf(target.provider.type, target.model.provider);
+  if (family === 'openai.chat') return 'openai.chat';
+  if (family === 'anthropic') return 'anthropic.messages';
+  if (family === 'openai-compatible') {
+    return target.provider.id === 'openrouter' ? 'openrouter.chat' : 'openai-compatible.chat';
+  }
+  return undefined;
+}
+
+/** The normalizer format of a target that was checked to be forwardable. */
+function formatOf(target: Target): UnifiedFormat {
+  const format = targetFormatOf(target);
+  if (format === undefined) throw new Error(`Target ${target.label} cannot be forwarded to.`);
+  return format;
+}
+
+/** A response's headers as a record with lowercase names, as the retry rule reads them. */
+function headerRecord(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+/** Send the forwarded request of one attempt to its target. */
+function send(input: AttemptInput, request: ForwardedRequest, extra: Record<string, string> = {}) {
+  const sendNative = input.target.provider.sendNative;
+  if (sendNative === undefined) throw new Error(`Target ${input.target.label} cannot be forwarded to.`);
+  return sendNative(request.path, {
+    body: JSON.stringify(request.body),
+    headers: { ...request.headers, ...input.headers, ...extra },
+    signal: input.signal,
+  });
+}
+
+/** The reading facts of one attempt's answer, for the normalizers. */
+function readContext(input: AttemptInput, response: Response, startedAt: number) {
+  return {
+    format: formatOf(input.target),
+    status: response.status,
+    headers: response.headers,
+    traceId: input.adapter.traceId,
+    provider: input.target.provider.id,
+    latencyMs: Math.round(performance.now() - startedAt),
+  };
+}
+
+/** The draft with the model id the target was asked for, when the provider's answer named none. */
+function withModel(draft: UnifiedOutput, target: Target): UnifiedOutput {
+  if (typeof draft.metadata.model === 'string') return draft;
+  return { ...draft, metadata: { ...draft.metadata, model: target.modelId } };
+}
+
+/** The tokens a request's body stands for at most, estimated from its characters. */
+function promptTokens(body: ForwardPlan['body']): number {
+  return estimateTokens(
+    JSON.stringify(body.messages ?? null).length + JSON.stringify(body.system ?? null).length,
+  );
+}
+
+/** The output maximum a forwarded body names, for the worst case a dollar budget reserves. */
+function maxOutputTokensOf(body: ForwardPlan['body']): number | undefined {
+  const value = body.max_completion_tokens ?? body.max_tokens;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Forward a drop-in request when the rules allow (see `decideForwarding`): the answer, or `undefined` when the
+ * translating path must serve it. Called once the request passed the translating path's checks.
+ */
+export function forwardIfSameFormat(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  format: ClientFormat,
+  body: ForwardPlan['body'],
+): Promise<Response> | undefined {
+  const resolved = runtime.resolve(String(body.model), 'text', c.get('traceId'));
+  if (!resolved.ok) return undefined;
+  const decision = decideForwarding({
+    format,
+    body,
+    targets: resolved.targets,
+    formatOf: targetFormatOf,
+    cacheOn: runtime.cache !== undefined,
+  });
+  if (!decision.forward) return undefined;
+  return serveForwarded(c, runtime, decision.plan);
+}
+
+/** Serve a forwarded request, plain or streamed. */
+export function serveForwarded(
+  c: Context<GatewayEnv>,
+  runtime: GatewayRuntime,
+  plan: ForwardPlan,
+): Promise<Response> {
+  return plan.body.stream === true ? serveStream(c, runtime, plan) : servePlain(c, runtime, plan);
+}
+
+/** A plain answer as received, and its reading. */
+interface PlainAnswer {
+  readonly text: string;
+  readonly envelope: UnifiedOutput;
+}
+
+/** One attempt of a plain request: the answer when it is a success, else a thrown {@link AttemptFailed}. */
+async function callPlain(plan: ForwardPlan, input: AttemptInput): Promise<PlainAnswer> {
+  const startedAt = performance.now();
+  const response = await send(input, forwardedRequest(plan, input.target.modelId));
+  // The provider fetch reads the body within the gateway's bounds.
+  const text = await response.text();
+  const envelope = withModel(
+    normalizeResponse({ ...readContext(input, response, startedAt), body: text }),
+    input.target,
+  );
+  if (!envelope.success) throw new AttemptFailed(envelope, headerRecord(response.headers));
+  return { text, envelope };
+}
+
+/** The facts of a call for its envelope. */
+function callFacts(
+  runtime: GatewayRuntime,
+  startedAt: number,
+  outcome: { attempts: number; fallbackFrom: { target: string; code: string }[] },
+  target?: Target,
+): CallFacts {
+  return {
+    startedAt,
+    attempts: outcome.attempts,
+    fallbackFrom: outcome.fallbackFrom,
+    target,
+    prices: runtime.prices,
+  };
+}
+
+/** A plain request: the provider's body passed through when it is a success, else the failure in the client's shape. */
+function servePlain(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: ForwardPlan): Promise<Response> {
+  const startedAt = performance.now();
+  const traceId = c.get('traceId');
+  const facts = c.get('facts');
+  return withPlace(
+    c,
+    runtime,
+    'text',
+    String(plan.body.model),
+    async (targets, _take, place) => {
+      const outcome = await callWithFallbacks({
+        targets,
+        traceId,
+        reliability: runtime.reliability('text'),
+        clientSignal: c.req.raw.signal,
+        call: (input) => callPlain(plan, input),
+        queuedMs: place.queuedMs,
+        stopSignal: runtime.stopSignal,
+        traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+        tracer: c.get('telemetry'),
+      });
+      if (c.req.raw.signal.aborted) facts.clientClosed = true;
+      outcome.finish();
+      facts.attempts = outcome.attempts;
+      const target = outcome.result?.target;
+      if (target !== undefined) facts.target = target.label;
+      const call = callFacts(runtime, startedAt, outcome, target);
+      if (outcome.result === undefined) {
+        const failure =
+          outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+        return respond(c, failure, undefined, call);
+      }
+      const { text, envelope: draft } = outcome.result.value;
+      if (draft.success) noteCharge(facts, draft.usage);
+      const envelope = buildEnvelope(draft, call, c.get('redactor'));
+      // The answer's reading did not hold (it broke the envelope's rules): answered as the failure it became.
+      if (!envelope.success) return respond(c, envelope);
+      noteEnvelope(facts, envelope);
+      if (runtime.logContent) facts.content = envelope.content;
+      const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
+      return new Response(c.get('redactor').redactConfigured(text), {
+        status: 200,
+        headers: {
+          'content-type': 'application/json',
+          ...surfaceHeaders(renderer, traceId, costHeaders(envelope.metadata.cost)),
+        },
+      });
+    },
+    maxOutputTokensOf(plan.body),
+  );
+}
+
+/**
+ * What the gateway reads of a forwarded stream: the events' data in order, for the normalizer, and whether an
+ * error event came (the stream ends there).
+ */
+class StreamRecord {
+  /** The events' JSON data, in order (OpenAI's `[DONE]` as the text the normalizer reads as its end). */
+  readonly events: unknown[] = [];
+  /** True once an error event was read. */
+  failed = false;
+
+  constructor(private readonly format: ClientFormat) {}
+
+  /** Records the frames; answers whether one of them carries the answer itself. */
+  add(frames: readonly StreamFrame[]): boolean {
+    let answered = false;
+    for (const frame of frames) {
+      if (frame.done) this.events.push('[DONE]');
+      else if (frame.data !== undefined) this.events.push(frame.data);
+      if (isErrorFrame(this.format, frame)) this.failed = true;
+      else if (isAnswerFrame(this.format, frame)) answered = true;
+    }
+    return answered;
+  }
+}
+
+/** A stream that started: what was read before its first answer event, and the rest of it. */
+interface StartedStream {
+  /** What was read so far. */
+  readonly record: StreamRecord;
+  /** The frames read before the stream was committed, passed to the client first. */
+  readonly head: readonly StreamFrame[];
+  /** The rest of the provider's body. */
+  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** The splitter, part way through the body. */
+  readonly splitter: FrameSplitter;
+  /** True when the body ended before an answer event (the whole stream was read). */
+  readonly done: boolean;
+  /** The forwarded request, for what the client asked of it. */
+  readonly request: ForwardedRequest;
+  /** The provider's status and headers. */
+  readonly response: Response;
+  /** When the attempt began. */
+  readonly startedAt: number;
+}
+
+/** The normalizer's reading of a stream's events. */
+function readRecord(
+  input: AttemptInput,
+  response: Response,
+  startedAt: number,
+  record: StreamRecord,
+): UnifiedOutput {
+  return withModel(
+    normalizeStream({ ...readContext(input, response, startedAt), events: record.events }),
+    input.target,
+  );
+}
+
+/**
+ * Start a stream and read it up to its first answer event (or its end): a failure before it — an error status,
+ * an error event, a stream cut short — throws, so it is retried or falls back like any failed call; from the
+ * first answer event on, the answer is committed to this target.
+ */
+async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<StartedStream> {
+  const startedAt = performance.now();
+  const request = forwardedRequest(plan, input.target.modelId);
+  // The provider fetch then refuses an answer that is not a stream, and fails one that ends before its end.
+  const response = await send(input, request, { [STREAM_REQUEST_HEADER]: 'forward' });
+  if (!response.ok || response.body === null) {
+    const text = await response.text();
+    const failure = withModel(
+      normalizeStream({ ...readContext(input, response, startedAt), events: text }),
+      input.target,
+    );
+    throw new AttemptFailed(
+      failure.success
+        ? (assembleFailure(
+            input.target.provider.id,
+            'INVALID_PROVIDER_RESPONSE',
+            `The provider answered a stream with HTTP ${response.status}.`,
+            { http_status: response.status },
+            { trace_id: input.adapter.traceId },
+          ) as UnifiedFailure)
+        : failure,
+      headerRecord(response.headers),
+    );
+  }
+  const reader = response.body.getReader();
+  const splitter = new FrameSplitter();
+  const record = new StreamRecord(plan.format);
+  const head: StreamFrame[] = [];
+  for (;;) {
+    const read = await reader.read();
+    const fresh = read.done ? splitter.end() : splitter.push(read.value);
+    head.push(...fresh);
+    const answered = record.add(fresh);
+    if (record.failed) {
+      reader.cancel().catch(() => undefined);
+      const failure = readRecord(input, response, startedAt, record);
+      if (!failure.success) throw new AttemptFailed(failure, headerRecord(response.headers));
+    }
+    if (read.done || answered) {
+      return { record, head, reader, splitter, done: read.done, request, response, startedAt };
+    }
+  }
+}
+
+/** The frame text of a failure in the client's stream dialect, written by its surface's renderer. */
+async function failureFrame(renderer: Renderer, failure: UnifiedOutput, traceId: string): Promise<string> {
+  let text = '';
+  const capture: EventStream = {
+    body: new ReadableStream(),
+    write: (event, data) => {
+      text += `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      return Promise.resolve();
+    },
+    send: (frame) => {
+      text += frame;
+      return Promise.resolve();
+    },
+    close: () => undefined,
+  };
+  await renderer.openStream?.(capture, traceId)('envelope', failure);
+  return text;
+}
+
+/**
+ * A streamed request: a failure before the first answer event is answered as a plain failure in the client's
+ * shape with its status; after it, the provider's events pass through as they arrive, and a failure (an error
+ * event, a stream cut short, the deadline, the gateway's stop) ends the stream with an error event in the
+ * client's dialect.
+ */
+function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: ForwardPlan): Promise<Response> {
+  const startedAt = performance.now();
+  const traceId = c.get('traceId');
+  const facts = c.get('facts');
+  const clientGone = new AbortController();
+  const requestSignal = c.req.raw.signal;
+  requestSignal.addEventListener('abort', () => clientGone.abort(requestSignal.reason), { once: true });
+  return withPlace(
+    c,
+    runtime,
+    'text',
+    String(plan.body.model),
+    async (targets, takeRelease, place) => {
+      const outcome = await callWithFallbacks({
+        targets,
+        traceId,
+        reliability: runtime.reliability('text'),
+        clientSignal: clientGone.signal,
+        call: (input) => startStream(plan, input),
+        queuedMs: place.queuedMs,
+        stopSignal: runtime.stopSignal,
+        traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
+        tracer: c.get('telemetry'),
+      });
+      facts.attempts = outcome.attempts;
+      if (outcome.result === undefined) {
+        if (clientGone.signal.aborted) facts.clientClosed = true;
+        outcome.finish();
+        const failure =
+          outcome.failure ?? systemFailure('INTERNAL_ERROR', 'The call ended without an answer.', traceId);
+        return respond(c, failure, undefined, callFacts(runtime, startedAt, outcome));
+      }
+      const { value: started, target, input } = outcome.result;
+      c.get('telemetry')?.firstToken();
+      facts.target = target.label;
+      const release = takeRelease();
+      let finished!: () => void;
+      facts.pending = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
+      const redactor = c.get('redactor');
+      const format = plan.format;
+      const encoder = new TextEncoder();
+      const record = started.record;
+      let outText = 0;
+      let over = false;
+      /** The frames the client gets: all but the usage chunk it did not ask for and error events (see below). */
+      const passed = (list: readonly StreamFrame[]): string => {
+        let text = '';
+        for (const frame of list) {
+          if (isErrorFrame(format, frame)) continue;
+          if (!started.request.clientAskedUsage && isUsageOnlyFrame(format, frame)) continue;
+          text += redactor.redactConfigured(frame.text);
+        }
+        outText += text.length;
+        return text;
+      };
+      /** The stream is over: its envelope built once from what was read, the request's bookkeeping settled. */
+      const finish = (ending: UnifiedOutput | undefined): UnifiedOutput => {
+        over = true;
+        let envelope = ending ?? readRecord(input, started.response, started.startedAt, record);
+        if (outcome.stopped()) envelope = stoppedFailure(traceId);
+        else if (clientGone.signal.aborted) facts.clientClosed = true;
+        else if (outcome.timedOut()) {
+          envelope = assembleFailure(
+            target.provider.id,
+            'PROVIDER_TIMEOUT',
+            "The stream did not end within the route's deadline.",
+            {},
+            { trace_id: traceId },
+          );
+        }
+        // Every stream that got this far is charged: what the provider reported, else an estimate of the prompt
+        // and of the text sent so far (a client that drops before the end pays for what it read).
+        noteCharge(
+          facts,
+          envelope.success && envelope.metadata.usage_reported !== false
+            ? envelope.usage
+            : { input_tokens: promptTokens(plan.body), output_tokens: estimateTokens(outText) },
+        );
+        if (runtime.logContent && envelope.success) facts.content = envelope.content;
+        const built = buildEnvelope(envelope, callFacts(runtime, startedAt, outcome, target), redactor);
+        noteEnvelope(facts, built);
+        outcome.finish();
+        release();
+        finished();
+        return built;
+      };
+      /** Ends the client's stream with the failure as its dialect says it, after what it got already. */
+      const endWithFailure = async (
+        controller: ReadableStreamDefaultController<Uint8Array>,
+        failure: UnifiedOutput,
+      ) => {
+        const built = finish(failure);
+        const text = built.success ? '' : await failureFrame(renderer, built, traceId);
+        if (text !== '') controller.enqueue(encoder.encode(text));
+        controller.close();
+      };
+      /** Ends the client's stream with what was read: a failure in the client's dialect after what it got. */
+      const end = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+        const envelope = finish(undefined);
+        if (!envelope.success) {
+          const text = await failureFrame(renderer, envelope, traceId);
+          if (text !== '') controller.enqueue(encoder.encode(text));
+        }
+        controller.close();
+      };
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const head = passed(started.head);
+          if (head !== '') controller.enqueue(encoder.encode(head));
+        },
+        async pull(controller) {
+          if (over) return;
+          if (started.done || record.failed) return end(controller);
+          let read: ReadableStreamReadResult<Uint8Array>;
+          try {
+            read = await started.reader.read();
+          } catch (thrown) {
+            // A cut stream, a bound passed, the deadline or the stop: said in the client's dialect.
+            await endWithFailure(controller, attemptFailure(thrown, input.adapter));
+            return;
+          }
+          const fresh = read.done ? started.splitter.end() : started.splitter.push(read.value);
+          record.add(fresh);
+          const text = passed(fresh);
+          if (text !== '') controller.enqueue(encoder.encode(text));
+          if (read.done || record.failed) {
+            // An error event ends the answer: the provider's connection is let go.
+            if (!read.done) started.reader.cancel().catch(() => undefined);
+            await end(controller);
+          }
+        },
+        cancel(reason) {
+          clientGone.abort(reason ?? new DOMException('The client went away.', 'AbortError'));
+          started.reader.cancel(reason).catch(() => undefined);
+          if (!over) finish(undefined);
+        },
+      });
+      return c.newResponse(body, 200, { ...EVENT_STREAM_HEADERS, ...surfaceHeaders(renderer, traceId, {}) });
+    },
+    maxOutputTokensOf(plan.body),
+  );
+}
