@@ -254,19 +254,19 @@ class StreamRecord {
   readonly events: unknown[] = [];
   /** True once an error event was read. */
   failed = false;
+  /** True once an event carrying the answer itself was read (before any error event). */
+  answered = false;
 
   constructor(private readonly format: ClientFormat) {}
 
-  /** Records the frames; answers whether one of them carries the answer itself. */
-  add(frames: readonly StreamFrame[]): boolean {
-    let answered = false;
+  /** Records the frames, in order. */
+  add(frames: readonly StreamFrame[]): void {
     for (const frame of frames) {
       if (frame.done) this.events.push('[DONE]');
       else if (frame.data !== undefined) this.events.push(frame.data);
       if (isErrorFrame(this.format, frame)) this.failed = true;
-      else if (isAnswerFrame(this.format, frame)) answered = true;
+      else if (!this.failed && isAnswerFrame(this.format, frame)) this.answered = true;
     }
-    return answered;
   }
 }
 
@@ -340,13 +340,15 @@ async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<Star
     const read = await reader.read();
     const fresh = read.done ? splitter.end() : splitter.push(read.value);
     head.push(...fresh);
-    const answered = record.add(fresh);
-    if (record.failed) {
+    record.add(fresh);
+    // An error event before the answer began fails the attempt; one after it (in the same chunk) ends the
+    // committed stream, as it would have had it come a moment later.
+    if (record.failed && !record.answered) {
       reader.cancel().catch(() => undefined);
       const failure = readRecord(input, response, startedAt, record);
       if (!failure.success) throw new AttemptFailed(failure, headerRecord(response.headers));
     }
-    if (read.done || answered) {
+    if (read.done || record.answered) {
       return { record, head, reader, splitter, done: read.done, request, response, startedAt };
     }
   }
@@ -424,11 +426,18 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
       const record = started.record;
       let outText = 0;
       let over = false;
-      /** The frames the client gets: all but the usage chunk it did not ask for and error events (see below). */
+      let errorSeen = false;
+      /**
+       * The frames the client gets: all up to an error event but the usage chunk it did not ask for. The error
+       * event itself, and anything after it, is replaced by the failure in the client's dialect at the end.
+       */
       const passed = (list: readonly StreamFrame[]): string => {
         let text = '';
         for (const frame of list) {
-          if (isErrorFrame(format, frame)) continue;
+          if (errorSeen || isErrorFrame(format, frame)) {
+            errorSeen = true;
+            continue;
+          }
           if (!started.request.clientAskedUsage && isUsageOnlyFrame(format, frame)) continue;
           text += redactor.redactConfigured(frame.text);
         }
