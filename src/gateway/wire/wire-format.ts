@@ -1,7 +1,7 @@
 import type { HeadersLike } from '../../unified/header-value.js';
 import type { UnifiedFormat } from '../../unified/normalize-response.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { ConfigProblem, ProviderType } from '../config.js';
+import type { ProviderType } from '../config.js';
 import type { JsonObject } from '../json-value.js';
 import type { TextRequest } from '../request-schemas.js';
 
@@ -16,10 +16,7 @@ import type { TextRequest } from '../request-schemas.js';
 export interface WireFormat {
   /** The normalizer format its answers are read with (`openai.chat`, `anthropic.messages`…). */
   readonly format: UnifiedFormat;
-  /**
-   * The provider request for a text request, or the problems that keep the request from this target (a part
-   * or an option the provider does not take): nothing is dropped silently.
-   */
+  /** The provider request for a text request the request model accepted for this target. */
   buildRequest(request: TextRequest, target: WireTarget): WireRequestBuild;
   /** The envelope of a plain (unstreamed) answer: the normalizer's reading of its status, headers and body. */
   readAnswer(answer: WireAnswer, context: WireReadContext): UnifiedOutput;
@@ -49,8 +46,12 @@ export interface WireRequest {
   readonly stream: boolean;
 }
 
-/** The request for one target, or the problems (JSON Pointer paths into the text request) that refuse it. */
-export type WireRequestBuild = { ok: true; request: WireRequest } | { ok: false; problems: ConfigProblem[] };
+/**
+ * The request for one target, or why this request goes through the AI SDK instead (a member whose meaning is the
+ * SDK's own, such as `provider_options`). Refusals are not decided here: the request model refuses what a
+ * target cannot take before any format builds anything.
+ */
+export type WireRequestBuild = { ok: true; request: WireRequest } | { ok: false; reason: string };
 
 /** A provider's plain answer as received. */
 export interface WireAnswer {
