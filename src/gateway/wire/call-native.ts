@@ -209,7 +209,8 @@ export async function startNativeStream(
         break;
       }
       head.push(...reader.push(next.chunk));
-      const failure = reader.failure();
+      // An error event before any delta fails the attempt; after one, the client heard part of this answer.
+      const failure = head.length === 0 ? reader.failure() : undefined;
       if (failure !== undefined && !failure.success) throw new WireFailure(failure, headers);
     }
   } catch (error) {

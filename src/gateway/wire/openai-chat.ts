@@ -100,6 +100,11 @@ function wireMessage(message: ChatMessage, dialect: ChatDialect): JsonObject {
   }
 }
 
+/** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…), which take `max_completion_tokens` only. */
+function isReasoningModel(modelId: string): boolean {
+  return /^(?:o\d|gpt-5)/.test(modelId) && !modelId.startsWith('gpt-5-chat');
+}
+
 /** Sets `key` on `body` when `value` is given. */
 function put(body: Record<string, unknown>, key: string, value: unknown): void {
   if (value !== undefined) body[key] = value;
@@ -119,7 +124,13 @@ function chatBody(
   else for (const message of conversation) messages.push(wireMessage(message, dialect));
   const body: Record<string, unknown> = { model: target.modelId, messages };
   const maxTokens = request.max_output_tokens ?? request.max_tokens ?? request.max_completion_tokens;
-  put(body, dialect.openai ? 'max_completion_tokens' : 'max_tokens', maxTokens);
+  // OpenAI's reasoning models take only `max_completion_tokens`; its other models and the compatible servers
+  // take `max_tokens`.
+  put(
+    body,
+    dialect.openai && isReasoningModel(target.modelId) ? 'max_completion_tokens' : 'max_tokens',
+    maxTokens,
+  );
   put(body, 'temperature', request.temperature);
   put(body, 'top_p', request.top_p);
   put(body, 'frequency_penalty', request.frequency_penalty);
