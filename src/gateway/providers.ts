@@ -24,6 +24,8 @@ import { createDemoModels, type DemoOptions, isDemoVideoOperation } from './demo
 import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 import { type Modality, ROUTE_NAMES } from './route-table.js';
+import { createNativeTransport, type NativeTransport } from './wire/call-native.js';
+import { wireRouteOf } from './wire/wire-formats.js';
 
 export type { Modality } from './route-table.js';
 
@@ -96,42 +98,10 @@ export interface ProviderModels extends ModelMakers {
    */
   readonly countTokens?: (body: unknown, signal: AbortSignal) => Promise<Response>;
   /**
-   * Sends one request of the provider's own API — `path` below its base URL — with its key and configured
-   * headers, through the gateway's guarded fetch; set for the types whose text API the gateway forwards to
-   * (docs/gateway.md, "Same-format forwarding"). The key stays inside: callers give the path, body and headers.
+   * The native transport of its text requests, for the provider types verdict speaks to itself (docs/design.md,
+   * "Native wire formats"); absent, every call goes through the AI SDK model.
    */
-  readonly sendNative?: (path: string, init: NativeRequestInit) => Promise<Response>;
-}
-
-/** What a caller of {@link ProviderModels.sendNative} gives: a POST's body, its own headers and its signal. */
-export interface NativeRequestInit {
-  /** The request body (JSON text). */
-  readonly body: string;
-  /** Headers besides the key and the provider's configured ones (a format's version, the trace id). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** Aborts the request. */
-  readonly signal: AbortSignal;
-}
-
-/** OpenAI's API root when a provider sets no base URL (the AI SDK's default too). */
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-
-/** A sender of native requests to `baseURL` with `auth` headers, through `fetch`. */
-function createNativeSender(
-  baseURL: string,
-  auth: Readonly<Record<string, string>>,
-  settings: ProviderSettings,
-  fetch: typeof globalThis.fetch | undefined,
-): (path: string, init: NativeRequestInit) => Promise<Response> {
-  const send = fetch ?? globalThis.fetch;
-  const root = baseURL.replace(/\/+$/, '');
-  return (path, init) =>
-    send(`${root}${path}`, {
-      method: 'POST',
-      headers: { ...settings.headers, ...init.headers, 'content-type': 'application/json', ...auth },
-      body: init.body,
-      signal: init.signal,
-    });
+  readonly native?: NativeTransport;
 }
 
 /** Anthropic's API root when a provider sets no base URL (the AI SDK's default too). */
@@ -230,10 +200,36 @@ export function createProviderModels(
     ...omitUndefined({
       videoRun: built.videoRun,
       countTokens: built.countTokens,
-      sendNative: built.sendNative,
+      native: nativeTransportOf(id, settings, env, built, fetch),
     }),
     ...omitUndefined(makers),
   };
+}
+
+/**
+ * The native transport of a configured provider whose type has a native route (docs/design.md, "Native wire
+ * formats"), with the same base URL, key and headers as its AI SDK provider; `undefined` otherwise, or when it has
+ * no base URL to call.
+ */
+function nativeTransportOf(
+  id: string,
+  settings: ProviderSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  built: ProviderModels,
+  fetch: typeof globalThis.fetch | undefined,
+): NativeTransport | undefined {
+  if (built.text === undefined) return undefined;
+  const route = wireRouteOf({ id, type: built.type, api: settings.api });
+  const baseURL = built.baseURL ?? route?.defaultBaseURL;
+  if (route === undefined || baseURL === undefined) return undefined;
+  const keyEnv = keyEnvOf(id, settings);
+  const key = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]) ?? '';
+  return createNativeTransport(route, {
+    baseURL,
+    key,
+    headers: settings.headers,
+    fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  });
 }
 
 /**
@@ -292,12 +288,6 @@ function buildProviderModels(
         id,
         type,
         baseURL,
-        sendNative: createNativeSender(
-          baseURL ?? OPENAI_BASE_URL,
-          { authorization: `Bearer ${key}` },
-          settings,
-          fetch,
-        ),
         text: (model) => (settings.api === 'responses' ? openai.responses(model) : openai.chat(model)),
         images: (model) => openai.image(model),
         speech: (model) => openai.speech(model),
@@ -320,13 +310,7 @@ function buildProviderModels(
           body: JSON.stringify(body),
           signal,
         });
-      const sendNative = createNativeSender(
-        baseURL ?? ANTHROPIC_BASE_URL,
-        { 'x-api-key': key },
-        settings,
-        fetch,
-      );
-      return { id, type, baseURL, text: (model) => anthropic(model), countTokens, sendNative };
+      return { id, type, baseURL, text: (model) => anthropic(model), countTokens };
     }
     case 'google': {
       const google = createGoogleGenerativeAI({ ...common, apiKey: key });
@@ -366,13 +350,6 @@ function buildProviderModels(
         id,
         type,
         baseURL,
-        // As the AI SDK's compatible provider: no authorization header without a key.
-        sendNative: createNativeSender(
-          baseURL ?? '',
-          key === '' ? {} : { authorization: `Bearer ${key}` },
-          settings,
-          fetch,
-        ),
         text: (model) => compatible.chatModel(model),
         images: (model) => compatible.imageModel(model),
         embeddings: (model) => compatible.embeddingModel(model),

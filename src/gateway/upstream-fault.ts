@@ -38,28 +38,18 @@ export function findUpstreamFault(error: unknown): UpstreamFault | undefined {
 }
 
 /**
- * A failed attempt whose failure is known already: a provider answer the gateway read itself, with the
- * normalizers `verdict normalize` runs. Its `responseHeaders` carry the provider's `retry-after`.
- */
-export class AttemptFailed extends Error {
-  override readonly name = 'VerdictAttemptFailed';
-
-  constructor(
-    /** The failure envelope of the answer. */
-    readonly failure: UnifiedFailure,
-    /** The provider's response headers, lowercase names. */
-    readonly responseHeaders: Record<string, string> = {},
-  ) {
-    super(failure.error.message);
-  }
-}
-
-/**
- * The failure envelope of a failed attempt: the one the gateway read already, the gateway's own fault when the
- * provider fetch raised one, else what `verdict/unified/ai-sdk` makes of the AI SDK's error.
+ * The failure envelope of a failed attempt: the gateway's own fault when the provider fetch raised one, else
+ * what `verdict/unified/ai-sdk` makes of the AI SDK's error.
  */
 export function attemptFailure(error: unknown, adapter: AiSdkOptions): UnifiedFailure {
-  if (error instanceof AttemptFailed) return error.failure;
+  // A native attempt's failure is already the normalizer's envelope of the provider's answer.
+  const envelope = (error as { envelope?: unknown } | null)?.envelope;
+  if (error instanceof Error && error.name === 'VerdictWireFailure' && envelope !== undefined) {
+    const failure = envelope as UnifiedFailure;
+    const modelId = adapter.model?.modelId;
+    if (typeof modelId !== 'string' || failure.metadata.model !== undefined) return failure;
+    return { ...failure, metadata: { ...failure.metadata, model: modelId } };
+  }
   const fault = findUpstreamFault(error) ?? downloadFault(error);
   if (fault === undefined) return fromAiSdkError(error, adapter);
   const modelId = adapter.model?.modelId;

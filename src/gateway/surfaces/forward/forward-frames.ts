@@ -8,16 +8,14 @@ import type { ClientFormat } from './same-format.js';
  * incomplete is bounded too.
  */
 
-/** One event of the stream: its text as sent, its `event:` name and its data parsed as JSON. */
+/** One event of the stream: its text as sent, its `event:` name and its data lines. */
 export interface StreamFrame {
   /** The frame's text, its blank line included. */
   readonly text: string;
   /** The `event:` field, when the frame names one (Anthropic's do). */
   readonly event: string | undefined;
-  /** The data lines' JSON value; `undefined` for a frame without data, `[DONE]` or data that is not JSON. */
-  readonly data: unknown;
-  /** True for OpenAI's `data: [DONE]`. */
-  readonly done: boolean;
+  /** The data lines joined by newlines, when the frame has any. */
+  readonly data: string | undefined;
 }
 
 /** A blank line: the end of a frame (CRLF, LF or CR line endings). */
@@ -36,16 +34,17 @@ function readFrame(text: string): StreamFrame {
       event = line.slice(6).trim();
     }
   }
-  const done = data?.trim() === '[DONE]';
-  let parsed: unknown;
-  if (data !== undefined && !done) {
-    try {
-      parsed = JSON.parse(data);
-    } catch {
-      parsed = undefined;
-    }
+  return { text, event, data };
+}
+
+/** A frame's data as JSON, or `undefined` when it has none or it is not JSON. */
+function dataOf(frame: StreamFrame): unknown {
+  if (frame.data === undefined) return undefined;
+  try {
+    return JSON.parse(frame.data) as unknown;
+  } catch {
+    return undefined;
   }
-  return { text, event, data: parsed, done };
 }
 
 /** Cuts a stream's text into frames as it arrives. */
@@ -76,43 +75,27 @@ export class FrameSplitter {
   }
 }
 
+/** Data that may be an error event: the JSON is parsed only for frames that match. */
+const MAY_BE_ERROR = /^\s*\{\s*"error"\s*:|"type"\s*:\s*"error"/;
+
 /** True for an error event of the format (OpenAI's `{"error": …}` data, Anthropic's `error` event). */
 export function isErrorFrame(format: ClientFormat, frame: StreamFrame): boolean {
-  if (format === 'anthropic.messages') {
-    return frame.event === 'error' || (isJsonObject(frame.data) && frame.data.type === 'error');
-  }
-  return isJsonObject(frame.data) && frame.data.error !== undefined && frame.data.error !== null;
+  if (format === 'anthropic.messages' && frame.event === 'error') return true;
+  if (frame.data === undefined || !MAY_BE_ERROR.test(frame.data)) return false;
+  const data = dataOf(frame);
+  if (!isJsonObject(data)) return false;
+  if (format === 'anthropic.messages') return data.type === 'error';
+  return data.error !== undefined && data.error !== null;
 }
 
-/** True for a frame that carries the answer itself: text, reasoning, a tool call, or the answer's end. */
-export function isAnswerFrame(format: ClientFormat, frame: StreamFrame): boolean {
-  if (frame.done) return true;
-  const data = frame.data;
-  if (!isJsonObject(data)) return false;
-  if (format === 'anthropic.messages') {
-    return (
-      data.type === 'content_block_start' ||
-      data.type === 'content_block_delta' ||
-      data.type === 'message_delta' ||
-      data.type === 'message_stop'
-    );
-  }
-  const choices = data.choices;
-  if (!Array.isArray(choices)) return false;
-  return choices.some((choice) => {
-    if (!isJsonObject(choice)) return false;
-    if (choice.finish_reason !== null && choice.finish_reason !== undefined) return true;
-    const delta = choice.delta;
-    if (!isJsonObject(delta)) return false;
-    return Object.entries(delta).some(
-      ([name, value]) => name !== 'role' && value !== null && value !== '' && value !== undefined,
-    );
-  });
-}
+/** Data that may be OpenAI's usage chunk. */
+const MAY_BE_USAGE = /"choices"\s*:\s*\[\s*\]/;
 
 /** True for OpenAI's usage chunk (`choices: []` with `usage`), sent when a stream asks for its usage. */
 export function isUsageOnlyFrame(format: ClientFormat, frame: StreamFrame): boolean {
-  if (format !== 'openai.chat' || !isJsonObject(frame.data)) return false;
-  const { choices, usage } = frame.data;
+  if (format !== 'openai.chat' || frame.data === undefined || !MAY_BE_USAGE.test(frame.data)) return false;
+  const data = dataOf(frame);
+  if (!isJsonObject(data)) return false;
+  const { choices, usage } = data;
   return Array.isArray(choices) && choices.length === 0 && isJsonObject(usage);
 }

@@ -1,11 +1,7 @@
 import type { Context } from 'hono';
 import { assembleFailure } from '../../../unified/assemble-output.js';
-import {
-  normalizeResponse,
-  normalizeStream,
-  type UnifiedFormat,
-} from '../../../unified/normalize-response.js';
-import type { UnifiedFailure, UnifiedOutput } from '../../../unified/types.js';
+import type { UnifiedFormat } from '../../../unified/normalize-response.js';
+import type { UnifiedOutput } from '../../../unified/types.js';
 import { buildEnvelope, type CallFacts } from '../../build-envelope.js';
 import {
   type AttemptInput,
@@ -14,7 +10,6 @@ import {
   type Target,
   traceFlagsOf,
 } from '../../call-with-fallbacks.js';
-import { chatFamilyOf } from '../../chat-request.js';
 import { EVENT_STREAM_HEADERS, type EventStream } from '../../create-event-stream.js';
 import {
   estimateTokens,
@@ -25,18 +20,13 @@ import {
   respond,
   systemFailure,
 } from '../../gateway-env.js';
-import { STREAM_REQUEST_HEADER } from '../../guarded-fetch.js';
 import { withPlace } from '../../routes/serve-call.js';
 import { costHeaders } from '../../spend/cost-header.js';
-import { AttemptFailed, attemptFailure } from '../../upstream-fault.js';
+import { attemptFailure, findUpstreamFault } from '../../upstream-fault.js';
+import { type NativeTransport, WireFailure } from '../../wire/call-native.js';
+import type { WireReadContext, WireStreamReader } from '../../wire/wire-format.js';
 import { ENVELOPE_RENDERER, type Renderer, surfaceHeaders } from '../surface.js';
-import {
-  FrameSplitter,
-  isAnswerFrame,
-  isErrorFrame,
-  isUsageOnlyFrame,
-  type StreamFrame,
-} from './forward-frames.js';
+import { FrameSplitter, isErrorFrame, isUsageOnlyFrame, type StreamFrame } from './forward-frames.js';
 import {
   type ClientFormat,
   decideForwarding,
@@ -54,23 +44,16 @@ import {
  * deadline, the graceful stop and the failure answers in the client's own shape all stay the gateway's.
  */
 
-/** The normalizer format of a target's answers, or `undefined` when the gateway cannot forward to it. */
+/** The normalizer format of a target's answers, or `undefined` when it is not spoken to natively. */
 export function targetFormatOf(target: Target): UnifiedFormat | undefined {
-  if (target.provider.sendNative === undefined) return undefined;
-  const family = chatFamilyOf(target.provider.type, target.model.provider);
-  if (family === 'openai.chat') return 'openai.chat';
-  if (family === 'anthropic') return 'anthropic.messages';
-  if (family === 'openai-compatible') {
-    return target.provider.id === 'openrouter' ? 'openrouter.chat' : 'openai-compatible.chat';
-  }
-  return undefined;
+  return target.provider.native?.route.wire.format;
 }
 
-/** The normalizer format of a target that was checked to be forwardable. */
-function formatOf(target: Target): UnifiedFormat {
-  const format = targetFormatOf(target);
-  if (format === undefined) throw new Error(`Target ${target.label} cannot be forwarded to.`);
-  return format;
+/** The native transport of a target that was checked to be forwardable. */
+function transportOf(target: Target): NativeTransport {
+  const native = target.provider.native;
+  if (native === undefined) throw new Error(`Target ${target.label} cannot be forwarded to.`);
+  return native;
 }
 
 /** A response's headers as a record with lowercase names, as the retry rule reads them. */
@@ -82,25 +65,41 @@ function headerRecord(headers: Headers): Record<string, string> {
   return record;
 }
 
-/** Send the forwarded request of one attempt to its target. */
-function send(input: AttemptInput, request: ForwardedRequest, extra: Record<string, string> = {}) {
-  const sendNative = input.target.provider.sendNative;
-  if (sendNative === undefined) throw new Error(`Target ${input.target.label} cannot be forwarded to.`);
-  return sendNative(request.path, {
-    body: JSON.stringify(request.body),
-    headers: { ...request.headers, ...input.headers, ...extra },
-    signal: input.signal,
-  });
+/**
+ * Send the forwarded request of one attempt to its target through its native transport (its key, the provider
+ * fetch's bounds, no redirects). A provider that could not be reached is `PROVIDER_UNAVAILABLE`, retryable, as
+ * on every other path.
+ */
+async function send(input: AttemptInput, request: ForwardedRequest): Promise<Response> {
+  try {
+    return await transportOf(input.target).send(request, { signal: input.signal, headers: input.headers });
+  } catch (error) {
+    if (input.signal.aborted || findUpstreamFault(error) !== undefined) throw error;
+    const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+    throw new WireFailure(
+      assembleFailure(
+        input.target.provider.id,
+        'PROVIDER_UNAVAILABLE',
+        `Cannot connect to the provider${typeof code === 'string' ? ` (${code})` : ''}.`,
+        { is_retryable: true },
+        { trace_id: input.adapter.traceId },
+      ),
+      {},
+    );
+  }
 }
 
-/** The reading facts of one attempt's answer, for the normalizers. */
-function readContext(input: AttemptInput, response: Response, startedAt: number) {
+/** The reading facts of one attempt's answer. */
+function readContext(
+  input: AttemptInput,
+  response: Response,
+  startedAt: number,
+): WireReadContext & { readonly headers: Record<string, string> } {
   return {
-    format: formatOf(input.target),
-    status: response.status,
-    headers: response.headers,
-    traceId: input.adapter.traceId,
     provider: input.target.provider.id,
+    traceId: input.adapter.traceId ?? '',
+    status: response.status,
+    headers: headerRecord(response.headers),
     latencyMs: Math.round(performance.now() - startedAt),
   };
 }
@@ -162,18 +161,25 @@ interface PlainAnswer {
   readonly envelope: UnifiedOutput;
 }
 
-/** One attempt of a plain request: the answer when it is a success, else a thrown {@link AttemptFailed}. */
+/**
+ * One attempt of a plain request: the answer when it is a success, else a thrown {@link WireFailure}. The answer
+ * is read by the target's wire format, the reading `verdict normalize` gives the same bytes.
+ */
 async function callPlain(plan: ForwardPlan, input: AttemptInput): Promise<PlainAnswer> {
   const startedAt = performance.now();
   const response = await send(input, forwardedRequest(plan, input.target.modelId));
   // The provider fetch reads the body within the gateway's bounds.
-  const text = await response.text();
+  const body = new Uint8Array(await response.arrayBuffer());
+  const context = readContext(input, response, startedAt);
   const envelope = withModel(
-    normalizeResponse({ ...readContext(input, response, startedAt), body: text }),
+    transportOf(input.target).route.wire.readAnswer(
+      { status: response.status, headers: context.headers, body },
+      context,
+    ),
     input.target,
   );
-  if (!envelope.success) throw new AttemptFailed(envelope, headerRecord(response.headers));
-  return { text, envelope };
+  if (!envelope.success) throw new WireFailure(envelope, context.headers);
+  return { text: new TextDecoder().decode(body), envelope };
 }
 
 /** The facts of a call for its envelope. */
@@ -245,62 +251,41 @@ function servePlain(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forwa
   );
 }
 
-/**
- * What the gateway reads of a forwarded stream: the events' data in order, for the normalizer, and whether an
- * error event came (the stream ends there).
- */
-class StreamRecord {
-  /** The events' JSON data, in order (OpenAI's `[DONE]` as the text the normalizer reads as its end). */
-  readonly events: unknown[] = [];
-  /** True once an error event was read. */
-  failed = false;
-  /** True once an event carrying the answer itself was read (before any error event). */
-  answered = false;
-
-  constructor(private readonly format: ClientFormat) {}
-
-  /** Records the frames, in order. */
-  add(frames: readonly StreamFrame[]): void {
-    for (const frame of frames) {
-      if (frame.done) this.events.push('[DONE]');
-      else if (frame.data !== undefined) this.events.push(frame.data);
-      if (isErrorFrame(this.format, frame)) this.failed = true;
-      else if (!this.failed && isAnswerFrame(this.format, frame)) this.answered = true;
-    }
-  }
-}
-
 /** A stream that started: what was read before its first answer event, and the rest of it. */
 interface StartedStream {
-  /** What was read so far. */
-  readonly record: StreamRecord;
+  /** The target's reader of the stream, fed every byte: the envelope at the end is the offline one. */
+  readonly reader: WireStreamReader;
   /** The frames read before the stream was committed, passed to the client first. */
   readonly head: readonly StreamFrame[];
   /** The rest of the provider's body. */
-  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly body: ReadableStreamDefaultReader<Uint8Array>;
   /** The splitter, part way through the body. */
   readonly splitter: FrameSplitter;
-  /** True when the body ended before an answer event (the whole stream was read). */
-  readonly done: boolean;
+  /** The envelope, when the body ended before an answer event (the whole stream was read). */
+  readonly ended: UnifiedOutput | undefined;
   /** The forwarded request, for what the client asked of it. */
   readonly request: ForwardedRequest;
-  /** The provider's status and headers. */
-  readonly response: Response;
-  /** When the attempt began. */
-  readonly startedAt: number;
 }
 
-/** The normalizer's reading of a stream's events. */
-function readRecord(
-  input: AttemptInput,
-  response: Response,
-  startedAt: number,
-  record: StreamRecord,
-): UnifiedOutput {
-  return withModel(
-    normalizeStream({ ...readContext(input, response, startedAt), events: record.events }),
-    input.target,
-  );
+/** True for the provider fetch's fault of a stream that stopped before its end. */
+function isCut(error: unknown): boolean {
+  const reason = findUpstreamFault(error)?.details.reason;
+  return reason === 'no_end_of_answer' || reason === 'connection_reset';
+}
+
+/** The next piece of a stream's body: its bytes, or its end (a cut stream ends as the normalizer judges it). */
+async function readNext(
+  body: ReadableStreamDefaultReader<Uint8Array>,
+  signal: AbortSignal,
+): Promise<Uint8Array | undefined> {
+  try {
+    const next = await body.read();
+    return next.done ? undefined : next.value;
+  } catch (error) {
+    // The stream stopped short: what was read is judged as the same bytes captured (docs/unified.md, "Streams").
+    if (isCut(error) && !signal.aborted) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -311,45 +296,34 @@ function readRecord(
 async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<StartedStream> {
   const startedAt = performance.now();
   const request = forwardedRequest(plan, input.target.modelId);
-  // The provider fetch then refuses an answer that is not a stream, and fails one that ends before its end.
-  const response = await send(input, request, { [STREAM_REQUEST_HEADER]: 'forward' });
-  if (!response.ok || response.body === null) {
-    const text = await response.text();
-    const failure = withModel(
-      normalizeStream({ ...readContext(input, response, startedAt), events: text }),
-      input.target,
-    );
-    throw new AttemptFailed(
-      failure.success
-        ? (assembleFailure(
-            input.target.provider.id,
-            'INVALID_PROVIDER_RESPONSE',
-            `The provider answered a stream with HTTP ${response.status}.`,
-            { http_status: response.status },
-            { trace_id: input.adapter.traceId },
-          ) as UnifiedFailure)
-        : failure,
-      headerRecord(response.headers),
-    );
-  }
-  const reader = response.body.getReader();
+  const response = await send(input, request);
+  const context = readContext(input, response, startedAt);
+  const reader = transportOf(input.target).route.wire.openStream(context);
+  const body = response.body?.getReader();
   const splitter = new FrameSplitter();
-  const record = new StreamRecord(plan.format);
   const head: StreamFrame[] = [];
+  let answered = false;
+  const fail = (envelope: UnifiedOutput) => {
+    body?.cancel().catch(() => undefined);
+    if (!envelope.success) throw new WireFailure(envelope, context.headers);
+  };
   for (;;) {
-    const read = await reader.read();
-    const fresh = read.done ? splitter.end() : splitter.push(read.value);
-    head.push(...fresh);
-    record.add(fresh);
-    // An error event before the answer began fails the attempt; one after it (in the same chunk) ends the
-    // committed stream, as it would have had it come a moment later.
-    if (record.failed && !record.answered) {
-      reader.cancel().catch(() => undefined);
-      const failure = readRecord(input, response, startedAt, record);
-      if (!failure.success) throw new AttemptFailed(failure, headerRecord(response.headers));
+    const chunk = body === undefined ? undefined : await readNext(body, input.signal);
+    if (chunk === undefined) {
+      const ended = withModel(reader.end(), input.target);
+      // A stream refused with an error status, or one that ended before it began, fails the attempt.
+      if (!answered) fail(ended);
+      head.push(...splitter.end());
+      if (body === undefined) throw new Error('A stream without a body cannot be committed.');
+      return { reader, head, body, splitter, ended, request };
     }
-    if (read.done || record.answered) {
-      return { record, head, reader, splitter, done: read.done, request, response, startedAt };
+    if (response.ok) head.push(...splitter.push(chunk));
+    // The reader's deltas stop at an error event: deltas before it mean the answer began first.
+    if (reader.push(chunk).length > 0) answered = true;
+    const failure = reader.failure();
+    if (failure !== undefined && !answered) fail(withModel(failure, input.target));
+    if (answered && body !== undefined) {
+      return { reader, head, body, splitter, ended: undefined, request };
     }
   }
 }
@@ -423,7 +397,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
       const redactor = c.get('redactor');
       const format = plan.format;
       const encoder = new TextEncoder();
-      const record = started.record;
+      const { reader } = started;
       let outText = 0;
       let over = false;
       let errorSeen = false;
@@ -447,7 +421,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
       /** The stream is over: its envelope built once from what was read, the request's bookkeeping settled. */
       const finish = (ending: UnifiedOutput | undefined): UnifiedOutput => {
         over = true;
-        let envelope = ending ?? readRecord(input, started.response, started.startedAt, record);
+        let envelope = withModel(ending ?? reader.end(), target);
         if (outcome.stopped()) envelope = stoppedFailure(traceId);
         else if (clientGone.signal.aborted) facts.clientClosed = true;
         else if (outcome.timedOut()) {
@@ -475,12 +449,12 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
         finished();
         return built;
       };
-      /** Ends the client's stream with the failure as its dialect says it, after what it got already. */
+      /** Ends the client's stream with `ending` (a failure in the client's dialect) after what it got. */
       const endWithFailure = async (
         controller: ReadableStreamDefaultController<Uint8Array>,
-        failure: UnifiedOutput,
+        ending: UnifiedOutput,
       ) => {
-        const built = finish(failure);
+        const built = finish(ending);
         const text = built.success ? '' : await failureFrame(renderer, built, traceId);
         if (text !== '') controller.enqueue(encoder.encode(text));
         controller.close();
@@ -501,28 +475,34 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
         },
         async pull(controller) {
           if (over) return;
-          if (started.done || record.failed) return end(controller);
-          let read: ReadableStreamReadResult<Uint8Array>;
+          if (started.ended !== undefined) return endWithFailure(controller, started.ended);
+          if (reader.failure() !== undefined) {
+            // An error event came with the answer's first events: the answer ends with it.
+            started.body.cancel().catch(() => undefined);
+            return end(controller);
+          }
+          let chunk: Uint8Array | undefined;
           try {
-            read = await started.reader.read();
+            chunk = await readNext(started.body, input.signal);
           } catch (thrown) {
-            // A cut stream, a bound passed, the deadline or the stop: said in the client's dialect.
+            // A bound passed, the deadline or the stop: said in the client's dialect.
             await endWithFailure(controller, attemptFailure(thrown, input.adapter));
             return;
           }
-          const fresh = read.done ? started.splitter.end() : started.splitter.push(read.value);
-          record.add(fresh);
+          const fresh = chunk === undefined ? started.splitter.end() : started.splitter.push(chunk);
+          if (chunk !== undefined) reader.push(chunk);
           const text = passed(fresh);
           if (text !== '') controller.enqueue(encoder.encode(text));
-          if (read.done || record.failed) {
+          if (chunk === undefined) return end(controller);
+          if (reader.failure() !== undefined) {
             // An error event ends the answer: the provider's connection is let go.
-            if (!read.done) started.reader.cancel().catch(() => undefined);
+            started.body.cancel().catch(() => undefined);
             await end(controller);
           }
         },
         cancel(reason) {
           clientGone.abort(reason ?? new DOMException('The client went away.', 'AbortError'));
-          started.reader.cancel(reason).catch(() => undefined);
+          started.body.cancel(reason).catch(() => undefined);
           if (!over) finish(undefined);
         },
       });
