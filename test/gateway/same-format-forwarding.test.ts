@@ -102,8 +102,18 @@ describe('an OpenAI client in front of an OpenAI-compatible provider', () => {
     max_completion_tokens: 100,
     seed: 7,
   };
-  /** The request without the members only OpenAI takes, for aliases that fall back to another provider. */
-  const { store: _store, metadata: _metadata, ...portable } = request;
+  /** The request in the members every OpenAI-compatible provider takes, for aliases that fall back to one. */
+  const portable = {
+    model: 'openai:gpt-4.1-mini',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Capital of France?' },
+    ],
+    temperature: 0.2,
+    user: 'user-42',
+    max_tokens: 100,
+    seed: 7,
+  };
 
   test('the provider gets the client body, members in order, with only the model id changed', async () => {
     const { gateway } = gatewayOf();
@@ -451,6 +461,19 @@ describe('when the gateway translates instead', () => {
     });
     expect(await translated(answer)).toBe(true);
     expect(received()).not.toHaveProperty('store');
+  });
+
+  test('a developer message, sent to another provider, is translated to its system message', async () => {
+    const { gateway } = gatewayOf();
+    const answer = await post(gateway, '/openai/v1/chat/completions', {
+      model: 'openrouter:meta-llama/llama-3.3-70b-instruct',
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'Capital of France?' },
+      ],
+    });
+    expect(await translated(answer)).toBe(true);
+    expect((received().messages as { role: string }[])[0]?.role).toBe('system');
   });
 
   test('an Anthropic client in front of OpenAI is translated', async () => {

@@ -18,7 +18,11 @@ import { parseJsonRequest } from '../../read-request.js';
 /** The client formats that can be forwarded: the drop-in routes whose API is also a provider's wire format. */
 export type ClientFormat = 'openai.chat' | 'anthropic.messages';
 
-/** The provider formats (as the normalizers name them) each client format is the same as. */
+/**
+ * The provider formats (as the normalizers name them) each client format is the same as. Mistral is read as an
+ * OpenAI-compatible chat but spells `seed` and `tool_choice: "required"` its own way, so it is never forwarded to
+ * (see {@link decideForwarding}).
+ */
 const SAME_FORMATS: Readonly<Record<ClientFormat, ReadonlySet<string>>> = {
   'openai.chat': new Set(['openai.chat', 'openai-compatible.chat', 'openrouter.chat']),
   'anthropic.messages': new Set(['anthropic.messages']),
@@ -36,6 +40,11 @@ export const NOT_FORWARDED = {
   verdict_member: 'the body holds a member only verdict reads',
   /** The body holds a member only OpenAI itself takes, and a target is another OpenAI-compatible provider. */
   openai_only_member: 'the body holds a member only OpenAI takes, for another provider',
+  /**
+   * The body holds a member the compatible servers spell their own way (`developer` messages, which they take as
+   * `system`; `max_completion_tokens`, which they take as `max_tokens`), and a target is not OpenAI.
+   */
+  dialect_member: 'the body holds a member another provider spells its own way',
 } as const;
 
 /** One reason of {@link NOT_FORWARDED}. */
@@ -89,6 +98,14 @@ const OPENAI_ONLY_MEMBERS = [
   'modalities',
 ] as const;
 
+/** True when a Chat Completions message list holds a `developer` message (OpenAI's name for `system`). */
+function holdsDeveloperMessage(messages: unknown): boolean {
+  return (
+    Array.isArray(messages) &&
+    messages.some((message) => isJsonObject(message) && message.role === 'developer')
+  );
+}
+
 /** True when a Chat Completions message list holds a part or member in verdict's dialect rather than OpenAI's. */
 function holdsVerdictParts(messages: unknown): boolean {
   if (!Array.isArray(messages)) return false;
@@ -121,6 +138,9 @@ function chatBodyReason(body: JsonObject, targets: readonly Target[]): NotForwar
   ) {
     return 'openai_only_member';
   }
+  if (!allOpenAi && (body.max_completion_tokens !== undefined || holdsDeveloperMessage(body.messages))) {
+    return 'dialect_member';
+  }
   return undefined;
 }
 
@@ -138,7 +158,8 @@ export function decideForwarding(question: ForwardQuestion): ForwardDecision {
   if (targets.length === 0) return no('other_format');
   for (const target of targets) {
     const spoken = question.formatOf(target);
-    if (spoken === undefined || !same.has(spoken)) return no('other_format');
+    if (spoken === undefined || !same.has(spoken) || target.provider.type === 'mistral')
+      return no('other_format');
   }
   if (format === 'openai.chat') {
     const reason = chatBodyReason(body, targets);
