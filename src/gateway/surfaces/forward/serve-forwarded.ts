@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { assembleFailure } from '../../../unified/assemble-output.js';
 import type { UnifiedFormat } from '../../../unified/normalize-response.js';
 import type { UnifiedOutput } from '../../../unified/types.js';
+import { checkToolCalls, MAX_TOOL_CALLS, toolCallsFault } from '../../bound-answer.js';
 import { buildEnvelope, type CallFacts } from '../../build-envelope.js';
 import {
   type AttemptInput,
@@ -179,6 +180,9 @@ async function callPlain(plan: ForwardPlan, input: AttemptInput): Promise<PlainA
     input.target,
   );
   if (!envelope.success) throw new WireFailure(envelope, context.headers);
+  // The answer bounds hold as on every path (docs/gateway.md, "Bounds"): past one, the answer is not passed on.
+  const calls = envelope.metadata.tool_calls;
+  if (Array.isArray(calls)) checkToolCalls(calls);
   return { text: new TextDecoder().decode(body), envelope };
 }
 
@@ -251,6 +255,18 @@ function servePlain(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forwa
   );
 }
 
+/**
+ * Feeds a chunk to the stream's reader: whether it gave deltas (the answer began or went on). The tool calls are
+ * counted against the answer bound as they start; past it the stream fails as on every path.
+ */
+function pushChunk(reader: WireStreamReader, chunk: Uint8Array, counted: { calls: number }): boolean {
+  const deltas = reader.push(chunk);
+  for (const delta of deltas) {
+    if (delta.type === 'tool_call_start' && ++counted.calls > MAX_TOOL_CALLS) throw toolCallsFault();
+  }
+  return deltas.length > 0;
+}
+
 /** A stream that started: what was read before its first answer event, and the rest of it. */
 interface StartedStream {
   /** The target's reader of the stream, fed every byte: the envelope at the end is the offline one. */
@@ -265,6 +281,8 @@ interface StartedStream {
   readonly ended: UnifiedOutput | undefined;
   /** The forwarded request, for what the client asked of it. */
   readonly request: ForwardedRequest;
+  /** The tool calls started so far. */
+  readonly counted: { calls: number };
 }
 
 /** True for the provider fetch's fault of a stream that stopped before its end. */
@@ -303,6 +321,7 @@ async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<Star
   const splitter = new FrameSplitter();
   const head: StreamFrame[] = [];
   let answered = false;
+  const counted = { calls: 0 };
   const fail = (envelope: UnifiedOutput) => {
     body?.cancel().catch(() => undefined);
     if (!envelope.success) throw new WireFailure(envelope, context.headers);
@@ -315,15 +334,20 @@ async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<Star
       if (!answered) fail(ended);
       head.push(...splitter.end());
       if (body === undefined) throw new Error('A stream without a body cannot be committed.');
-      return { reader, head, body, splitter, ended, request };
+      return { reader, head, body, splitter, ended, request, counted };
     }
     if (response.ok) head.push(...splitter.push(chunk));
     // The reader's deltas stop at an error event: deltas before it mean the answer began first.
-    if (reader.push(chunk).length > 0) answered = true;
+    try {
+      if (pushChunk(reader, chunk, counted)) answered = true;
+    } catch (error) {
+      body?.cancel(error).catch(() => undefined);
+      throw error;
+    }
     const failure = reader.failure();
     if (failure !== undefined && !answered) fail(withModel(failure, input.target));
     if (answered && body !== undefined) {
-      return { reader, head, body, splitter, ended: undefined, request };
+      return { reader, head, body, splitter, ended: undefined, request, counted };
     }
   }
 }
@@ -484,13 +508,14 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
           let chunk: Uint8Array | undefined;
           try {
             chunk = await readNext(started.body, input.signal);
+            if (chunk !== undefined) pushChunk(reader, chunk, started.counted);
           } catch (thrown) {
             // A bound passed, the deadline or the stop: said in the client's dialect.
+            started.body.cancel(thrown).catch(() => undefined);
             await endWithFailure(controller, attemptFailure(thrown, input.adapter));
             return;
           }
           const fresh = chunk === undefined ? started.splitter.end() : started.splitter.push(chunk);
-          if (chunk !== undefined) reader.push(chunk);
           const text = passed(fresh);
           if (text !== '') controller.enqueue(encoder.encode(text));
           if (chunk === undefined) return end(controller);
