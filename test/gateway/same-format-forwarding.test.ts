@@ -227,6 +227,32 @@ describe('an OpenAI client in front of an OpenAI-compatible provider', () => {
     expect(logged().at(-1)).toMatchObject({ code: 'INVALID_PROVIDER_RESPONSE' });
   });
 
+  test('a client that goes away mid-stream lets the provider request go, and is logged as client_closed', async () => {
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { stallAfterEvents: 2 }));
+    const { gateway, logged } = gatewayOf();
+    const answer = await post(gateway, '/openai/v1/chat/completions', { ...request, stream: true });
+    const reader = answer.body?.getReader();
+    const first = await reader?.read();
+    expect(new TextDecoder().decode(first?.value)).toContain('chat.completion.chunk');
+    await reader?.cancel();
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => logged().at(-1)?.code, { timeout: 15_000 }).toBe('client_closed');
+  });
+
+  test("a stream past the route's deadline ends with an OpenAI error event naming PROVIDER_TIMEOUT", async () => {
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { stallAfterEvents: 2 }));
+    const { gateway } = gatewayOf({ timeoutMs: 300 });
+    const answer = await post(gateway, '/openai/v1/chat/completions', { ...request, stream: true });
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    const frames = text.trim().split('\n\n');
+    expect(frames).toHaveLength(3);
+    expect(JSON.parse(frames[2]?.replace(/^data: /, '') ?? '{}').error).toMatchObject({
+      verdict_code: 'PROVIDER_TIMEOUT',
+    });
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
+  });
+
   test("a provider's error before the answer is the client's error, with verdict's code and status", async () => {
     replay.enqueue(fixture('openai.chat/RATE_LIMITED/rate-limit-429.json'));
     const { gateway } = gatewayOf();
