@@ -255,14 +255,24 @@ function servePlain(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forwa
   );
 }
 
+/** What a stream's reader gave so far: tool calls started, and characters of text, reasoning and arguments. */
+interface Counted {
+  calls: number;
+  characters: number;
+}
+
 /**
  * Feeds a chunk to the stream's reader: whether it gave deltas (the answer began or went on). The tool calls are
  * counted against the answer bound as they start; past it the stream fails as on every path.
  */
-function pushChunk(reader: WireStreamReader, chunk: Uint8Array, counted: { calls: number }): boolean {
+function pushChunk(reader: WireStreamReader, chunk: Uint8Array, counted: Counted): boolean {
   const deltas = reader.push(chunk);
   for (const delta of deltas) {
-    if (delta.type === 'tool_call_start' && ++counted.calls > MAX_TOOL_CALLS) throw toolCallsFault();
+    if (delta.type === 'tool_call_start') {
+      if (++counted.calls > MAX_TOOL_CALLS) throw toolCallsFault();
+    } else {
+      counted.characters += delta.type === 'tool_call_delta' ? delta.arguments.length : delta.text.length;
+    }
   }
   return deltas.length > 0;
 }
@@ -281,8 +291,8 @@ interface StartedStream {
   readonly ended: UnifiedOutput | undefined;
   /** The forwarded request, for what the client asked of it. */
   readonly request: ForwardedRequest;
-  /** The tool calls started so far. */
-  readonly counted: { calls: number };
+  /** What the reader gave so far. */
+  readonly counted: Counted;
 }
 
 /** True for the provider fetch's fault of a stream that stopped before its end. */
@@ -321,7 +331,7 @@ async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<Star
   const splitter = new FrameSplitter();
   const head: StreamFrame[] = [];
   let answered = false;
-  const counted = { calls: 0 };
+  const counted: Counted = { calls: 0, characters: 0 };
   const fail = (envelope: UnifiedOutput) => {
     body?.cancel().catch(() => undefined);
     if (!envelope.success) throw new WireFailure(envelope, context.headers);
@@ -422,7 +432,6 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
       const format = plan.format;
       const encoder = new TextEncoder();
       const { reader } = started;
-      let outText = 0;
       let over = false;
       let errorSeen = false;
       /**
@@ -439,7 +448,6 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
           if (!started.request.clientAskedUsage && isUsageOnlyFrame(format, frame)) continue;
           text += redactor.redactConfigured(frame.text);
         }
-        outText += text.length;
         return text;
       };
       /** The stream is over: its envelope built once from what was read, the request's bookkeeping settled. */
@@ -458,12 +466,15 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
           );
         }
         // Every stream that got this far is charged: what the provider reported, else an estimate of the prompt
-        // and of the text sent so far (a client that drops before the end pays for what it read).
+        // and of the text read so far (a client that drops before the end pays for what it was sent).
         noteCharge(
           facts,
           envelope.success && envelope.metadata.usage_reported !== false
             ? envelope.usage
-            : { input_tokens: promptTokens(plan.body), output_tokens: estimateTokens(outText) },
+            : {
+                input_tokens: promptTokens(plan.body),
+                output_tokens: estimateTokens(started.counted.characters),
+              },
         );
         if (runtime.logContent && envelope.success) facts.content = envelope.content;
         const built = buildEnvelope(envelope, callFacts(runtime, startedAt, outcome, target), redactor);
@@ -474,7 +485,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
         return built;
       };
       /** Ends the client's stream with `ending` (a failure in the client's dialect) after what it got. */
-      const endWithFailure = async (
+      const endWith = async (
         controller: ReadableStreamDefaultController<Uint8Array>,
         ending: UnifiedOutput,
       ) => {
@@ -499,7 +510,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
         },
         async pull(controller) {
           if (over) return;
-          if (started.ended !== undefined) return endWithFailure(controller, started.ended);
+          if (started.ended !== undefined) return endWith(controller, started.ended);
           if (reader.failure() !== undefined) {
             // An error event came with the answer's first events: the answer ends with it.
             started.body.cancel().catch(() => undefined);
@@ -512,7 +523,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
           } catch (thrown) {
             // A bound passed, the deadline or the stop: said in the client's dialect.
             started.body.cancel(thrown).catch(() => undefined);
-            await endWithFailure(controller, attemptFailure(thrown, input.adapter));
+            await endWith(controller, attemptFailure(thrown, input.adapter));
             return;
           }
           const fresh = chunk === undefined ? started.splitter.end() : started.splitter.push(chunk);
