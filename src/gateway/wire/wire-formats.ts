@@ -1,5 +1,6 @@
 import type { ProviderType } from '../config.js';
 import { PACKAGED_TYPES } from '../packaged-types.js';
+import { anthropicMessagesWire } from './anthropic-messages.js';
 import { compatibleChatWire, mistralChatWire, openAiChatWire, openRouterChatWire } from './openai-chat.js';
 import type { WireFormat } from './wire-format.js';
 
@@ -47,6 +48,12 @@ const OPENAI_CHAT: WireRoute = {
 };
 const OPENROUTER: WireRoute = { wire: openRouterChatWire, defaultBaseURL: undefined, auth: 'bearer' };
 const OPENAI_COMPATIBLE: WireRoute = { wire: compatibleChatWire, defaultBaseURL: undefined, auth: 'bearer' };
+// Read natively; its requests are still built by the AI SDK (see anthropic-messages.ts).
+const ANTHROPIC: WireRoute = {
+  wire: anthropicMessagesWire,
+  defaultBaseURL: 'https://api.anthropic.com/v1',
+  auth: 'x-api-key',
+};
 
 /**
  * The native routes by provider type; the API roots are the providers' documented ones (the same their AI SDK
@@ -63,6 +70,7 @@ const NATIVE: { readonly [T in ProviderType]?: RouteOf } = {
   xai: compatible('https://api.x.ai/v1'),
   cerebras: compatible('https://api.cerebras.ai/v1'),
   mistral: compatible('https://api.mistral.ai/v1', mistralChatWire),
+  anthropic: () => ANTHROPIC,
   ollama: () => ({
     wire: compatibleChatWire,
     defaultBaseURL: PACKAGED_TYPES.ollama.defaultBaseURL,
