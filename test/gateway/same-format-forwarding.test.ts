@@ -164,6 +164,23 @@ describe('an OpenAI client in front of an OpenAI-compatible provider', () => {
     expect(replay.requests[0]?.headers.authorization).toBe('Bearer sk-or-replay-secret');
   });
 
+  test('a packaged OpenAI-compatible type (Groq) is forwarded to as well', async () => {
+    const { gateway } = gatewayOf({
+      providers: {
+        groq: { type: 'groq', baseURL: replay.baseURL.compatible, apiKey: 'gsk-replay-groq-secret' },
+      },
+    });
+    const body = {
+      model: 'groq:llama-3.3-70b-versatile',
+      messages: [{ role: 'user', content: 'Hi' }],
+      seed: 1,
+    };
+    const answer = await post(gateway, '/openai/v1/chat/completions', body);
+    expect(((await answer.json()) as { id: string }).id).toBe('chatcmpl-AbC123');
+    expect(received()).toEqual({ ...body, model: 'llama-3.3-70b-versatile' });
+    expect(replay.requests[0]?.headers.authorization).toBe('Bearer gsk-replay-groq-secret');
+  });
+
   test('a stream asks for its usage, and the client gets every event but the usage chunk it did not ask for', async () => {
     replay.enqueue({ sse: openAiSse(OPENAI_STREAM) });
     const { gateway, logged } = gatewayOf();
