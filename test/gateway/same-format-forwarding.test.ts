@@ -270,6 +270,33 @@ describe('an OpenAI client in front of an OpenAI-compatible provider', () => {
     await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
   });
 
+  test("the gateway's stop ends a forwarded stream with an error event naming the shutdown, and waits for it", async () => {
+    replay.enqueue(fixture('openai.chat/success/stream-text.json', { stallAfterEvents: 2 }));
+    const { gateway, logged } = gatewayOf();
+    const answer = await post(gateway, '/openai/v1/chat/completions', { ...request, stream: true });
+    const reader = answer.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    let text = new TextDecoder().decode((await reader.read()).value);
+    expect(gateway.inFlight()).toBe(1);
+    gateway.close();
+    gateway.abortInFlight();
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      text += new TextDecoder().decode(next.value);
+    }
+    const last = JSON.parse(
+      text
+        .trim()
+        .split('\n\n')
+        .at(-1)
+        ?.replace(/^data: /, '') ?? '{}',
+    );
+    expect(last.error).toMatchObject({ verdict_code: 'PROVIDER_UNAVAILABLE' });
+    await gateway.idle();
+    expect(logged().at(-1)).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    await expect.poll(() => replay.aborted.length, { timeout: 15_000 }).toBe(1);
+  });
+
   test("a provider's error before the answer is the client's error, with verdict's code and status", async () => {
     replay.enqueue(fixture('openai.chat/RATE_LIMITED/rate-limit-429.json'));
     const { gateway } = gatewayOf();
