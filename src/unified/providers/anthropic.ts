@@ -17,6 +17,7 @@ import {
   parseStreamedToolInput,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -61,6 +62,17 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
   );
 }
 
+/** The events of a Messages stream that carry the answer (or keep the connection alive). */
+const ANSWER_EVENTS: ReadonlySet<string> = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+]);
+
 /**
  * The failure of a stream `error` event (`{ type: 'error', error: { type, message } }`), or of the error object
  * inside it; an error mid-stream arrives with HTTP 200, so its `type` decides the code.
@@ -68,6 +80,8 @@ function anthropicFailure(body: unknown, status: number, text = ''): FailureOutc
 function anthropicStreamError(event: unknown): FailureOutcome | undefined {
   if (!isJsonObject(event)) return undefined;
   if (isJsonObject(event.error)) return anthropicFailure(event, 200);
+  // The other events of a stream have a type too: they are the answer, not an error object.
+  if (typeof event.type === 'string' && ANSWER_EVENTS.has(event.type)) return undefined;
   if (typeof event.type !== 'string' && typeof event.message !== 'string') return undefined;
   return anthropicFailure({ type: 'error', error: event }, 200);
 }
@@ -215,7 +229,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         break;
     }
   }
-  if (message === undefined || !stopped) throw new ShapeError('The stream ended before message_stop.');
+  if (message === undefined || !stopped) throw new StreamCutError('The stream ended before message_stop.');
   blocks.forEach((block, index) => {
     const json = partialJson[index];
     if (block.type === 'tool_use' && json !== undefined)

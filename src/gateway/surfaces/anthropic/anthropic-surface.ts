@@ -4,6 +4,8 @@ import { createReadBody, jsonBodyOf } from '../../middleware/read-body.js';
 import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../../pipeline/gateway-env.js';
 import { invalidRequest } from '../../request/read-request.js';
 import { serveTextRequest } from '../../routes/text.js';
+import { clientBodyOf, jsonBodyKeptOf } from '../forward/same-format.js';
+import { forwardIfSameFormat } from '../forward/serve-forwarded.js';
 import type { DropInSurface } from '../surface.js';
 import { createAnthropicRenderer } from './anthropic-renderer.js';
 import { serveCountTokens } from './count-tokens.js';
@@ -54,7 +56,7 @@ function registerAnthropicRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime)
     timeoutMs: runtime.bodyTimeoutMs,
     logContent: runtime.logContent,
   };
-  const readMessages = createReadBody({ ...bounds, parse: jsonBodyOf(messagesRequestSchema) });
+  const readMessages = createReadBody({ ...bounds, parse: jsonBodyKeptOf(messagesRequestSchema) });
   app.all(
     ROUTE_TABLE.anthropic_messages.path,
     (c, next) => (c.req.method === 'POST' ? next() : Promise.resolve(refuseMethod(c, 'anthropic_messages'))),
@@ -67,7 +69,10 @@ function registerAnthropicRoutes(app: Hono<GatewayEnv>, runtime: GatewayRuntime)
         return respond(c, systemFailure(problem.code, problem.message, c.get('traceId'), problem.details));
       }
       c.set('renderer', createAnthropicRenderer(body.model));
-      return serveTextRequest(c, runtime, translated.request);
+      return serveTextRequest(c, runtime, translated.request, () => {
+        const sent = clientBodyOf(c);
+        return sent === undefined ? undefined : forwardIfSameFormat(c, runtime, 'anthropic.messages', sent);
+      });
     },
   );
   const readCount = createReadBody({ ...bounds, parse: jsonBodyOf(countTokensRequestSchema) });

@@ -10,6 +10,8 @@ import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
 import { embeddingsCacheSubject, serveThroughCache } from '../../routes/serve-through-cache.js';
 import { serveTextRequest } from '../../routes/text.js';
+import { clientBodyOf, jsonBodyKeptOf } from '../forward/same-format.js';
+import { forwardIfSameFormat } from '../forward/serve-forwarded.js';
 import type { DropInSurface } from '../surface.js';
 import {
   chatCompletionsRenderer,
@@ -72,10 +74,13 @@ export const OPENAI_SURFACE: DropInSurface = {
   prefix: SURFACE_PREFIXES.openai,
   renderer: OPENAI_ERROR_RENDERER,
   register(app, runtime) {
-    post(app, runtime, 'openai_chat_completions', jsonBodyOf(chatCompletionsRequestSchema), (c, body) => {
+    post(app, runtime, 'openai_chat_completions', jsonBodyKeptOf(chatCompletionsRequestSchema), (c, body) => {
       c.set('renderer', chatCompletionsRenderer(body));
       const text = chatToTextRequest(body);
-      return serveTextRequest(c, runtime, text);
+      return serveTextRequest(c, runtime, text, () => {
+        const sent = clientBodyOf(c);
+        return sent === undefined ? undefined : forwardIfSameFormat(c, runtime, 'openai.chat', sent);
+      });
     });
     post(app, runtime, 'openai_responses', jsonBodyOf(responsesRequestSchema), (c, body) => {
       c.set('renderer', responsesRenderer(body));

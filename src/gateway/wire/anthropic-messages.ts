@@ -1,0 +1,81 @@
+import { normalizeResponse } from '../../unified/normalize-response.js';
+import { readWireStream } from './read-wire-stream.js';
+import type { WireDelta, WireEventDeltas, WireFormat } from './wire-format.js';
+
+/**
+ * Anthropic's Messages API as a wire format, for reading: a plain answer and a stream are read by the
+ * `anthropic.messages` normalizer `verdict normalize` runs, and a stream's events give the client's deltas as
+ * they arrive. verdict's own text requests to Anthropic are still built by the AI SDK (`buildRequest` declines);
+ * what reads Anthropic's answers natively today is same-format forwarding (docs/gateway.md, "Same-format
+ * forwarding"), which sends the Anthropic client's own body.
+ */
+
+/** One event of a Messages stream, as far as its deltas go. */
+interface MessageEvent {
+  readonly type?: unknown;
+  readonly index?: unknown;
+  readonly content_block?: { type?: unknown; id?: unknown; name?: unknown; text?: unknown } | null;
+  readonly delta?: {
+    type?: unknown;
+    text?: unknown;
+    thinking?: unknown;
+    partial_json?: unknown;
+  } | null;
+}
+
+/** The deltas of a Messages stream: tool-use blocks are tied to their id by the block's index. */
+function messageDeltas(): WireEventDeltas {
+  const ids = new Map<unknown, string>();
+  return (event) => {
+    const out: WireDelta[] = [];
+    const { type, index, content_block: block, delta } = (event ?? {}) as MessageEvent;
+    if (type === 'content_block_start' && block !== null && typeof block === 'object') {
+      if (block.type === 'tool_use' && typeof block.id === 'string') {
+        ids.set(index, block.id);
+        out.push({
+          type: 'tool_call_start',
+          id: block.id,
+          name: typeof block.name === 'string' ? block.name : '',
+        });
+      } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
+        out.push({ type: 'text', text: block.text });
+      }
+    } else if (type === 'content_block_delta' && delta !== null && typeof delta === 'object') {
+      if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') {
+        out.push({ type: 'text', text: delta.text });
+      } else if (
+        delta.type === 'thinking_delta' &&
+        typeof delta.thinking === 'string' &&
+        delta.thinking !== ''
+      ) {
+        out.push({ type: 'reasoning', text: delta.thinking });
+      } else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+        const id = ids.get(index);
+        if (id !== undefined && delta.partial_json !== '') {
+          out.push({ type: 'tool_call_delta', id, arguments: delta.partial_json });
+        }
+      }
+    }
+    return out;
+  };
+}
+
+/** Anthropic Messages, read natively. */
+export const anthropicMessagesWire: WireFormat = {
+  format: 'anthropic.messages',
+  buildRequest: () => ({ ok: false, reason: 'built_by_the_ai_sdk' }),
+  readAnswer(answer, context) {
+    return normalizeResponse({
+      format: 'anthropic.messages',
+      provider: context.provider,
+      traceId: context.traceId,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body,
+      latencyMs: context.latencyMs,
+    });
+  },
+  openStream(context) {
+    return readWireStream('anthropic.messages', messageDeltas(), context);
+  },
+};
