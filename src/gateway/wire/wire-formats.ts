@@ -1,5 +1,5 @@
-import type { ProviderType } from '../config.js';
-import { PACKAGED_TYPES } from '../packaged-types.js';
+import { PACKAGED_TYPES } from '../ai-sdk/packaged-types.js';
+import type { ProviderType } from '../config/config.js';
 import { compatibleChatWire, mistralChatWire, openAiChatWire, openRouterChatWire } from './openai-chat.js';
 import type { WireFormat } from './wire-format.js';
 
