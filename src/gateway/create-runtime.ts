@@ -6,7 +6,7 @@ import { type Modality, type RouteName, routeEntry } from './basics/route-table.
 import type { StopNotice } from './basics/stop-notice.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { resolveCacheSettings } from './config/cache-settings.js';
-import { providerTypeOf } from './config/config.js';
+import { type ProviderSettings, providerTypeOf } from './config/config.js';
 import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
 import type { GatewayMetrics } from './observability/metrics.js';
 import type { Target } from './pipeline/call-with-fallbacks.js';
@@ -14,6 +14,8 @@ import { ConcurrencyLimit } from './pipeline/concurrency-limit.js';
 import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './pipeline/gateway-env.js';
 import { createProviderModels, MODALITIES_OF } from './providers/providers.js';
 import { createPriceBook } from './spend/price-book.js';
+import type { NativeTransport } from './wire/call-native.js';
+import { createNativeTransportOf } from './wire/native-transports.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;
@@ -66,6 +68,12 @@ export function createRuntime(
   for (const provider of providers.values()) {
     if (provider.baseURL !== undefined) trustedOrigins.add(new URL(provider.baseURL).origin);
   }
+  // The providers whose text requests the gateway sends natively (docs/design.md, "Native wire formats").
+  const natives = new Map<string, NativeTransport>();
+  for (const [id, provider] of providers) {
+    const native = createNativeTransportOf(provider, settings[id] as ProviderSettings, env, fetch);
+    if (native !== undefined) natives.set(id, native);
+  }
   const aliases = Object.fromEntries(
     Object.entries(options.aliases ?? {}).map(([name, targets]) => [
       name,
@@ -75,6 +83,7 @@ export function createRuntime(
   const route = (name: RouteName) => options.routes?.[name];
   return {
     providers,
+    natives,
     aliases,
     metrics,
     logContent: options.logContent ?? false,

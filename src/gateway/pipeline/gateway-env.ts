@@ -15,6 +15,7 @@ import type { ProviderModels } from '../providers/providers.js';
 import { costHeaders } from '../spend/cost-header.js';
 import type { PriceBook } from '../spend/price-book.js';
 import type { KeyRecord } from '../store/keys.js';
+import type { NativeTransport } from '../wire/call-native.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
@@ -106,6 +107,8 @@ export interface GatewayEnv {
 export interface GatewayRuntime {
   /** Providers by id. */
   readonly providers: ReadonlyMap<string, ProviderModels>;
+  /** The native transports of the providers spoken to natively, by provider id (docs/design.md). */
+  readonly natives: ReadonlyMap<string, NativeTransport>;
   /** Aliases by name, each a list of targets. */
   readonly aliases: Readonly<Record<string, string[]>>;
   /** Retry and deadline settings of a route. */

@@ -87,7 +87,7 @@ function prepareText(
     if (!translated.ok)
       return refuse(translated.problems, { provider: target.provider.id, target: target.label });
     calls.set(target.label, translated.call);
-    const native = target.provider.native;
+    const native = runtime.natives.get(target.provider.id);
     if (native === undefined) continue;
     const built = native.route.wire.buildRequest(body, {
       provider: target.provider.id,
@@ -188,7 +188,7 @@ function serveText(
     maxOutputTokens: body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens,
     call: async (input): Promise<TextResult> => {
       const wire = prepared.natives.get(input.target.label);
-      const native = input.target.provider.native;
+      const native = runtime.natives.get(input.target.provider.id);
       if (wire !== undefined && native !== undefined) {
         return {
           native: checkNativeAnswer(await callNative(native, wire, nativeCall(input, c.get('traceId')))),
@@ -484,7 +484,7 @@ function serveTextStream(
         clientSignal: clientGone.signal,
         call: async (input): Promise<StartedText> => {
           const wire = prepared.natives.get(input.target.label);
-          const native = input.target.provider.native;
+          const native = runtime.natives.get(input.target.provider.id);
           if (wire !== undefined && native !== undefined) {
             return { native: await startNativeStream(native, wire, nativeCall(input, traceId)) };
           }

@@ -46,16 +46,19 @@ import {
  */
 
 /** The normalizer format of a target's answers, or `undefined` when it is not spoken to natively. */
-export function targetFormatOf(target: Target): UnifiedFormat | undefined {
-  return target.provider.native?.route.wire.format;
+export function targetFormatOf(natives: Natives, target: Target): UnifiedFormat | undefined {
+  return natives.get(target.provider.id)?.route.wire.format;
 }
 
 /** The native transport of a target that was checked to be forwardable. */
-function transportOf(target: Target): NativeTransport {
-  const native = target.provider.native;
+function transportOf(natives: Natives, target: Target): NativeTransport {
+  const native = natives.get(target.provider.id);
   if (native === undefined) throw new Error(`Target ${target.label} cannot be forwarded to.`);
   return native;
 }
+
+/** The native transports of the gateway's providers, by provider id. */
+type Natives = GatewayRuntime['natives'];
 
 /** A response's headers as a record with lowercase names, as the retry rule reads them. */
 function headerRecord(headers: Headers): Record<string, string> {
@@ -71,9 +74,12 @@ function headerRecord(headers: Headers): Record<string, string> {
  * fetch's bounds, no redirects). A provider that could not be reached is `PROVIDER_UNAVAILABLE`, retryable, as
  * on every other path.
  */
-async function send(input: AttemptInput, request: ForwardedRequest): Promise<Response> {
+async function send(natives: Natives, input: AttemptInput, request: ForwardedRequest): Promise<Response> {
   try {
-    return await transportOf(input.target).send(request, { signal: input.signal, headers: input.headers });
+    return await transportOf(natives, input.target).send(request, {
+      signal: input.signal,
+      headers: input.headers,
+    });
   } catch (error) {
     if (input.signal.aborted || findUpstreamFault(error) !== undefined) throw error;
     const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
@@ -140,7 +146,7 @@ export function forwardIfSameFormat(
     format,
     body,
     targets: resolved.targets,
-    formatOf: targetFormatOf,
+    formatOf: (target) => targetFormatOf(runtime.natives, target),
     cacheOn: runtime.cache !== undefined,
   });
   if (!decision.forward) return undefined;
@@ -166,14 +172,14 @@ interface PlainAnswer {
  * One attempt of a plain request: the answer when it is a success, else a thrown {@link WireFailure}. The answer
  * is read by the target's wire format, the reading `verdict normalize` gives the same bytes.
  */
-async function callPlain(plan: ForwardPlan, input: AttemptInput): Promise<PlainAnswer> {
+async function callPlain(natives: Natives, plan: ForwardPlan, input: AttemptInput): Promise<PlainAnswer> {
   const startedAt = performance.now();
-  const response = await send(input, forwardedRequest(plan, input.target.modelId));
+  const response = await send(natives, input, forwardedRequest(plan, input.target.modelId));
   // The provider fetch reads the body within the gateway's bounds.
   const body = new Uint8Array(await response.arrayBuffer());
   const context = readContext(input, response, startedAt);
   const envelope = withModel(
-    transportOf(input.target).route.wire.readAnswer(
+    transportOf(natives, input.target).route.wire.readAnswer(
       { status: response.status, headers: context.headers, body },
       context,
     ),
@@ -218,7 +224,7 @@ function servePlain(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forwa
         traceId,
         reliability: runtime.reliability('text'),
         clientSignal: c.req.raw.signal,
-        call: (input) => callPlain(plan, input),
+        call: (input) => callPlain(runtime.natives, plan, input),
         queuedMs: place.queuedMs,
         stopSignal: runtime.stopSignal,
         traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
@@ -321,12 +327,12 @@ async function readNext(
  * an error event, a stream cut short — throws, so it is retried or falls back like any failed call; from the
  * first answer event on, the answer is committed to this target.
  */
-async function startStream(plan: ForwardPlan, input: AttemptInput): Promise<StartedStream> {
+async function startStream(natives: Natives, plan: ForwardPlan, input: AttemptInput): Promise<StartedStream> {
   const startedAt = performance.now();
   const request = forwardedRequest(plan, input.target.modelId);
-  const response = await send(input, request);
+  const response = await send(natives, input, request);
   const context = readContext(input, response, startedAt);
-  const reader = transportOf(input.target).route.wire.openStream(context);
+  const reader = transportOf(natives, input.target).route.wire.openStream(context);
   const body = response.body?.getReader();
   const splitter = new FrameSplitter();
   const head: StreamFrame[] = [];
@@ -405,7 +411,7 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
         traceId,
         reliability: runtime.reliability('text'),
         clientSignal: clientGone.signal,
-        call: (input) => startStream(plan, input),
+        call: (input) => startStream(runtime.natives, plan, input),
         queuedMs: place.queuedMs,
         stopSignal: runtime.stopSignal,
         traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
