@@ -50,9 +50,11 @@ export function CodePanel({ request, baseUrl, keyed }: CodePanelProps) {
           />
           {shown !== undefined && (
             <>
-              <pre class="source snippet" aria-label={`${shown.title} code`}>
-                <code>{shown.code}</code>
-              </pre>
+              <section aria-label={`${shown.title} code`}>
+                <pre class="source snippet">
+                  <code>{shown.code}</code>
+                </pre>
+              </section>
               <p class="hint">
                 {shown.language === 'sh'
                   ? 'Run it in a shell.'

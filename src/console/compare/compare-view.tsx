@@ -1,15 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ROUTE_NAMES } from '../../gateway/route-table.js';
+import {
+  CatalogCallout,
+  ConnectionPanel,
+  useCatalog,
+  useConnection,
+} from '../connection/gateway-connection.js';
 import { EnvelopeView } from '../try/envelope-view.js';
 import { routeGroups } from '../try/read-catalog.js';
 import { RoutePicker } from '../try/route-picker.js';
-import {
-  type GatewayAnswer,
-  type GatewayConnection,
-  type Modality,
-  sendRequest,
-} from '../try/send-request.js';
-import { ConnectionPanel, MODALITY_LABELS, useCatalog } from '../try/try-view.js';
+import { type GatewayAnswer, type Modality, sendRequest } from '../try/send-request.js';
+import { MODALITY_LABELS } from '../try/try-view.js';
 import { RadioGroup } from '../ui/radio-group.js';
 
 /** Fewest and most routes compared at once. */
@@ -34,8 +35,9 @@ type Column = { model: string; typed: boolean };
  * line up whatever provider answered.
  */
 export function CompareView() {
-  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const { catalog, note, load } = useCatalog(connection);
+  const connectionState = useConnection();
+  const { connection } = connectionState;
+  const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
   const [modality, setModality] = useState<Compared>('text');
   const [prompt, setPrompt] = useState('');
   const [columns, setColumns] = useState<Column[]>([
@@ -86,6 +88,7 @@ export function CompareView() {
     <section aria-labelledby="compare-title" class="compare">
       <h2 id="compare-title">Compare routes</h2>
       <p class="hint">One request to several routes at once; each answer is the same unified envelope.</p>
+      <CatalogCallout blocked={blocked} connection={connectionState} />
       <form
         class="panel grid"
         aria-label="Request to compare"
@@ -160,8 +163,8 @@ export function CompareView() {
         </div>
       </form>
       <ConnectionPanel
-        connection={connection}
-        onChange={setConnection}
+        state={connectionState}
+        keyRequired={keyRequired}
         onReload={() => void load(connection)}
       />
       {answers.length > 0 && (

@@ -1,15 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/route-table.js';
+import { CodePanel } from '../code/code-panel.js';
+import {
+  CatalogCallout,
+  ConnectionPanel,
+  useCatalog,
+  useConnection,
+} from '../connection/gateway-connection.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
 import { EnvelopeView } from './envelope-view.js';
 import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
-import { type Catalog, readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
+import { routeGroups, unlistedProviders } from './read-catalog.js';
 import { RoutePicker } from './route-picker.js';
 import {
-  fetchModels,
   type GatewayAnswer,
-  type GatewayConnection,
   type Modality,
   type Progress,
   sendRequest,
@@ -59,93 +64,11 @@ function AnswerSoFar({ progress }: { progress: Progress }) {
   );
 }
 
-/** The Connection panel: where the gateway is and its key, folded away until needed. */
-export function ConnectionPanel({
-  connection,
-  onChange,
-  onReload,
-}: {
-  connection: GatewayConnection;
-  onChange: (connection: GatewayConnection) => void;
-  onReload: () => void;
-}) {
-  return (
-    <details class="connection panel">
-      <summary>Connection</summary>
-      <form
-        class="grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onReload();
-        }}
-      >
-        <label>
-          Gateway URL (empty: this page's server)
-          <input
-            type="url"
-            value={connection.baseUrl}
-            placeholder="http://127.0.0.1:8787"
-            onInput={(e) => onChange({ ...connection, baseUrl: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Gateway key (optional)
-          <input
-            type="password"
-            autocomplete="off"
-            value={connection.key}
-            onInput={(e) => onChange({ ...connection, key: e.currentTarget.value })}
-          />
-        </label>
-        <button type="submit">Reload routes</button>
-      </form>
-    </details>
-  );
-}
-
-/** Loads the catalog of `GET /v1/models` and says, for people, what it holds or why there is none. */
-export function useCatalog(connection: GatewayConnection) {
-  const [catalog, setCatalog] = useState<Catalog>({ providers: [], aliases: [] });
-  const [note, setNote] = useState('Loading the routes…');
-  const load = async (target: GatewayConnection) => {
-    setNote('Loading the routes…');
-    const listed = await fetchModels(target);
-    const found = readCatalog(listed.envelope);
-    setCatalog(found);
-    const failed = listed.envelope.success ? undefined : listed.envelope;
-    if (found.providers.length > 0 || found.aliases.length > 0) {
-      const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-      setNote(
-        `Routes from GET /v1/models: ${count(found.providers.length, 'provider', 'providers')}, ${count(found.aliases.length, 'alias', 'aliases')}.`,
-      );
-    } else if (failed === undefined) {
-      setNote(`GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`);
-    } else if (
-      listed.status === 0 ||
-      (failed.provider === 'system' && failed.error.code === 'INVALID_PROVIDER_RESPONSE')
-    ) {
-      // No answer, or one that is no envelope (a static server's 404 page): no gateway there.
-      setNote(
-        `${listed.problem ?? `No gateway answers here: ${failed.error.message}`} Check and Receipt work without one.`,
-      );
-    } else {
-      setNote(
-        `GET /v1/models failed (HTTP ${listed.status}, ${failed.error.code}): ${failed.error.message}` +
-          (listed.status === 401 ? ' Enter the gateway key under Connection.' : ''),
-      );
-    }
-  };
-  // The routes are loaded once; Reload routes loads them again.
-  useEffect(() => {
-    void load(connection);
-  }, []);
-  return { catalog, note, load };
-}
-
 /** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
 export function TryView() {
-  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const { catalog, note, load } = useCatalog(connection);
+  const connectionState = useConnection();
+  const { connection } = connectionState;
+  const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
   const [model, setModel] = useState('');
   const [typed, setTyped] = useState(false);
   const [modality, setModality] = useState<Modality>('text');
@@ -211,6 +134,7 @@ export function TryView() {
   return (
     <section aria-labelledby="try-title" class="try">
       <h2 id="try-title">Try the gateway</h2>
+      <CatalogCallout blocked={blocked} connection={connectionState} />
       <div class="split">
         <div class="request">
           <form
@@ -301,9 +225,14 @@ export function TryView() {
         </div>
         <div class="aside">
           <ConnectionPanel
-            connection={connection}
-            onChange={setConnection}
+            state={connectionState}
+            keyRequired={keyRequired}
             onReload={() => void load(connection)}
+          />
+          <CodePanel
+            request={modality === 'text' ? { model, input: prompt } : undefined}
+            baseUrl={connection.baseUrl === '' ? location.origin : connection.baseUrl}
+            keyed={keyRequired || connection.key !== ''}
           />
           <History
             entries={history}
