@@ -12,6 +12,7 @@ import { RoutePicker } from '../try/route-picker.js';
 import { type GatewayAnswer, type Modality, sendRequest } from '../try/send-request.js';
 import { MODALITY_LABELS } from '../try/try-view.js';
 import { RadioGroup } from '../ui/radio-group.js';
+import { type Column, pickRoutes } from './pick-routes.js';
 
 /** Fewest and most routes compared at once. */
 const MIN_ROUTES = 2;
@@ -26,8 +27,6 @@ const COMPARED = Object.fromEntries(
     (modality): modality is Compared => modality !== 'transcriptions' && modality !== 'embeddings',
   ).map((modality) => [modality, MODALITY_LABELS[modality]]),
 ) as Readonly<Record<Compared, string>>;
-
-type Column = { model: string; typed: boolean };
 
 /**
  * The Compare view: one request sent to two to four routes at once, each answer rendered by the same
@@ -52,13 +51,7 @@ export function CompareView() {
   // Routes picked from the list follow the modality: each column takes the next route on offer.
   useEffect(() => {
     const offered = groups.flatMap((g) => g.routes.map((r) => r.route));
-    setColumns((old) =>
-      old.map((column, index) =>
-        column.typed || offered.includes(column.model)
-          ? column
-          : { model: offered[index % Math.max(offered.length, 1)] ?? '', typed: false },
-      ),
-    );
+    setColumns((old) => pickRoutes(old, offered));
   }, [catalog, modality]);
 
   const set = (index: number, column: Column) =>

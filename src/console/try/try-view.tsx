@@ -114,7 +114,16 @@ export function TryView() {
     setBusy(false);
     const outcome = result.envelope.success ? 'ok' : result.envelope.error.code;
     setHistory((old) => {
-      const next = addToHistory(old, { at: new Date().toISOString(), ...request, outcome });
+      // A transcription sends audio, not the text left in the prompt field by an earlier request.
+      const sent =
+        request.modality === 'transcriptions'
+          ? {
+              ...request,
+              prompt: '',
+              ...(audio === undefined ? {} : { audioName: audio.name.slice(0, 256) }),
+            }
+          : request;
+      const next = addToHistory(old, { at: new Date().toISOString(), ...sent, outcome });
       saveHistory(next);
       return next;
     });
@@ -283,7 +292,11 @@ function History({
                     <code>{entry.model}</code> <span class="hint">{MODALITY_LABELS[entry.modality]}</span>{' '}
                     <span class={entry.outcome === 'ok' ? 'tag ok' : 'tag bad'}>{entry.outcome}</span>
                   </span>
-                  <span class="prompt">{entry.prompt === '' ? '(audio)' : entry.prompt}</span>
+                  <span class="prompt">
+                    {entry.modality === 'transcriptions'
+                      ? `Audio file ${entry.audioName ?? '(not named)'}`
+                      : entry.prompt}
+                  </span>
                   <span class="row">
                     <button
                       type="button"
