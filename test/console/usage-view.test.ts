@@ -188,10 +188,11 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Usage record' }).click();
     expect(page.url()).toBe(`${site.url}#usage?trace_id=${encodeURIComponent(traceId)}`);
-    expect(await page.getByLabel('Trace id').inputValue()).toBe(traceId);
+    expect(await page.getByText(/^The request records of trace /).innerText()).toContain(traceId);
     await page.getByLabel('Admin key').fill(ADMIN);
     await page.getByRole('button', { name: 'Show usage' }).click();
     await page.getByRole('cell', { name: traceId }).waitFor();
+    expect(await page.getByLabel('Trace id').inputValue()).toBe(traceId);
     expect(await page.locator('table.usage-requests tbody tr').count()).toBe(1);
     expect(await page.locator('table.usage-requests tbody tr').innerText()).toMatch(/try-team/);
   });
