@@ -71,6 +71,36 @@ const REFUSED: Readonly<Record<ChatFamily, ReadonlySet<Refusable>>> = {
   other: new Set(['input_audio', 'parallel_tool_calls']),
 };
 
+/**
+ * The options of a text request a client may set beside its messages, as `GET /v1/models` names them per
+ * provider (`text_options`); the console offers a route only the ones its provider takes.
+ */
+export const TEXT_OPTIONS = [
+  'temperature',
+  'top_p',
+  'top_k',
+  'max_output_tokens',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'reasoning_effort',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'provider_options',
+] as const;
+
+/** One option of {@link TEXT_OPTIONS}. */
+export type TextOption = (typeof TEXT_OPTIONS)[number];
+
+/** The text options a family takes: every one of {@link TEXT_OPTIONS} but those it refuses. */
+export function textOptionsOf(family: ChatFamily): TextOption[] {
+  const refused: ReadonlySet<string> = REFUSED[family];
+  return TEXT_OPTIONS.filter((option) => !refused.has(option));
+}
+
 /** Media types of `file` parts each family takes; `undefined` means any. */
 const FILE_TYPES: Readonly<Record<ChatFamily, readonly string[] | undefined>> = {
   'openai.chat': ['application/pdf'],

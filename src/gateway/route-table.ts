@@ -85,7 +85,11 @@ export const ROUTE_TABLE = {
     partOf: 'videos',
     summary: 'The status of a video job started with "wait": false (its videos once completed)',
   },
-  models: { path: '/v1/models', method: 'GET', summary: 'Configured providers and aliases, as an envelope' },
+  models: {
+    path: '/v1/models',
+    method: 'GET',
+    summary: 'Configured providers (modalities, text options) and aliases, as an envelope',
+  },
   usage: {
     path: '/v1/usage',
     method: 'GET',

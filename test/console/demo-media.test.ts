@@ -32,7 +32,12 @@ async function send(modality: string, route: string, prompt: string): Promise<vo
   await eventually(() => page.getByText(/^Routes from GET \/v1\/models: /).count()).toBe(1);
   await page.getByRole('radio', { name: modality, exact: true }).check();
   await picker().selectOption(route);
-  await page.locator('form textarea').fill(prompt);
+  // Text takes its next message; the other modalities have one prompt field.
+  const field =
+    modality === 'Text'
+      ? page.getByRole('textbox', { name: 'Message', exact: true })
+      : page.locator('form textarea');
+  await field.fill(prompt);
   await page.getByRole('button', { name: 'Send' }).click();
 }
 

@@ -87,7 +87,7 @@ describe('the Try view against a stand-in gateway', { timeout: 120_000 }, () => 
       .poll(() => page.getByRole('combobox', { name: 'Route', exact: true }).inputValue())
       .toBe('smart');
     await page.getByLabel('Stream the answer').uncheck();
-    await page.getByLabel('Prompt').fill('Plan my Friday in Paris');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Plan my Friday in Paris');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('region', { name: 'Answer', exact: true });
     await answer.waitFor();
@@ -136,7 +136,7 @@ describe('the Try view against a stand-in gateway', { timeout: 120_000 }, () => 
       await expect.poll(() => picker.inputValue()).toBe('demo:video');
       await page.getByRole('radio', { name: 'Text', exact: true }).check();
       await page.getByLabel('Stream the answer').uncheck();
-      await page.getByLabel('Prompt').fill('Say hi');
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Say hi');
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('region', { name: 'Answer', exact: true }).waitFor();
       expect(asked).toEqual(['demo:chat']);

@@ -41,7 +41,7 @@ describe('the Try view with a gateway that asks for a key', { timeout: 120_000 }
     await expect
       .poll(() => page.getByRole('combobox', { name: 'Route', exact: true }).inputValue())
       .toBe('openai:gpt-4o-mini');
-    await page.locator('form textarea').fill('Say hi');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Say hi');
     await page.getByRole('button', { name: 'Send' }).click();
     const answer = page.getByRole('region', { name: 'Answer', exact: true });
     await answer.waitFor();

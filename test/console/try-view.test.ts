@@ -55,6 +55,16 @@ async function openTry(): Promise<void> {
   await eventually(() => page.getByText(/^Routes from GET \/v1\/models: /).count()).toBe(1);
 }
 
+/** The field of the prompt: the next message of a text conversation, the prompt of the other modalities. */
+const PROMPT_LABELS: Record<string, string> = {
+  Text: 'Message',
+  Image: 'Image prompt',
+  Speech: 'Text to speak',
+  Video: 'Video prompt',
+};
+const promptBox = (modality = 'Text') =>
+  page.getByRole('textbox', { name: PROMPT_LABELS[modality] ?? 'Prompt', exact: true });
+
 const picker = () => page.getByRole('combobox', { name: 'Route', exact: true });
 
 /** Chooses a route: from the picker when it offers it, else typed under "Another route". */
@@ -74,7 +84,7 @@ async function chooseRoute(model: string): Promise<void> {
 async function send(model: string, modality: string, prompt?: string): Promise<void> {
   await page.getByRole('radio', { name: modality, exact: true }).check();
   await chooseRoute(model);
-  if (prompt !== undefined) await page.locator('form textarea').fill(prompt);
+  if (prompt !== undefined) await promptBox(modality).fill(prompt);
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
@@ -106,7 +116,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
       'Routes from GET /v1/models: 5 providers, 0 aliases. For openrouter, choose Another route and type provider:model.',
     );
     await page.getByLabel('Stream the answer').uncheck();
-    await page.locator('form textarea').fill('Say hi');
+    await promptBox().fill('Say hi');
     await page.getByRole('button', { name: 'Send' }).click();
     await answer().waitFor();
     expect(await answer().innerText()).toBe('Paris is the capital of France.');
@@ -175,7 +185,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await page.setViewportSize(PHONE);
     try {
       await page.getByLabel('Stream the answer').uncheck();
-      await page.locator('form textarea').fill('Say hi');
+      await promptBox().fill('Say hi');
       await page.getByRole('button', { name: 'Send' }).click();
       await answer().waitFor();
       const form = await page.getByRole('form', { name: 'Request' }).boundingBox();
@@ -209,11 +219,14 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Re-run Text · openai:gpt-4o-mini' }).click();
     await answer().waitFor();
     expect(replay.requests.map((r) => r.path)).toEqual(['/v1/chat/completions']);
-    expect(await page.locator('form textarea').inputValue()).toBe('First question');
+    // Re-run on a text entry starts a conversation with its message, sent at once.
+    expect(replay.requests[0]?.body).toMatchObject({
+      messages: [{ role: 'user', content: 'First question' }],
+    });
     await page.getByRole('button', { name: 'Open Image · google:gemini-2.5-flash-image' }).click();
     expect(await page.getByRole('radio', { name: 'Image', exact: true }).isChecked()).toBe(true);
     await expect.poll(() => picker().inputValue()).toBe('google:gemini-2.5-flash-image');
-    expect(await page.locator('form textarea').inputValue()).toBe('a lighthouse');
+    expect(await promptBox('Image').inputValue()).toBe('a lighthouse');
     await expectAccessible(page);
     await saveScreenshot(page, 'try-history');
     await page.getByRole('button', { name: 'Clear history' }).click();
@@ -246,7 +259,14 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     expect(await outlineOf()).toBe('select:solid');
     await page.keyboard.press('Tab');
     expect(await outlineOf()).toBe('textarea:solid');
+    expect(await page.evaluate(() => document.activeElement?.closest('label')?.firstChild?.textContent)).toBe(
+      'System prompt',
+    );
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('textarea:solid');
     await page.keyboard.type('Say hi');
+    await page.keyboard.press('Tab');
+    expect(await outlineOf()).toBe('input:solid');
     await page.keyboard.press('Tab');
     expect(await outlineOf()).toBe('button:solid');
     await page.keyboard.press('Enter');
@@ -377,7 +397,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await send('replicate:minimax/video-01', 'Video', 'a slow sunrise');
     await page.getByText(/^The video is being made: /).waitFor();
     await eventually(() => replay.requests.length).toBe(2);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Stop' }).click();
     const card = page.getByRole('alert');
     await card.waitFor();
     expect(await card.getByRole('heading').innerText()).toBe('REQUEST_TIMEOUT');
@@ -424,7 +444,7 @@ describe('the Try view, served by the gateway', { timeout: 120_000 }, () => {
     await page.getByLabel('Stream the answer').uncheck();
     await send('openai:gpt-4o-mini', 'Text', 'Take your time');
     await eventually(() => replay.requests.length).toBe(1);
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Stop' }).click();
     const card = page.getByRole('alert');
     await card.waitFor();
     expect(await card.innerText()).toContain('Cancelled.');

@@ -164,7 +164,7 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     await page.getByLabel('Stream the answer').uncheck();
     await page.getByRole('combobox', { name: 'Route', exact: true }).selectOption('openai:gpt-4o-mini');
-    await page.getByLabel('Prompt').fill('Say hi');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Say hi');
     await page.getByRole('button', { name: 'Send' }).click();
     const limits = page.getByText(/^Key "try-team" has left: /);
     await limits.waitFor();

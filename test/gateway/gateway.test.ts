@@ -802,6 +802,23 @@ describe('service endpoints', () => {
     expect(JSON.stringify(answer.envelope)).not.toMatch(/secret/);
   });
 
+  test("GET /v1/models names the text options each provider's text path takes", async () => {
+    const answer = await readEnvelope(await gatewayWith().request('/v1/models'));
+    const providers = (
+      answer.envelope.metadata as unknown as { providers: { id: string; text_options?: string[] }[] }
+    ).providers;
+    const optionsOf = (id: string) => providers.find((p) => p.id === id)?.text_options;
+    // OpenAI's chat API has no top-k sampling; Anthropic's has no seed or penalties.
+    expect(optionsOf('openai')).toContain('seed');
+    expect(optionsOf('openai')).not.toContain('top_k');
+    expect(optionsOf('anthropic')).toEqual(
+      expect.arrayContaining(['top_k', 'stop', 'tools', 'response_format']),
+    );
+    expect(optionsOf('anthropic')).not.toContain('seed');
+    // A provider without a text route names none.
+    expect(providers.find((p) => p.id === 'replicate')).not.toHaveProperty('text_options');
+  });
+
   test('GET /metrics counts requests by route, status and code in Prometheus text', async () => {
     const gateway = gatewayWith({ retries: 0 });
     await post(gateway, '/v1/text', { model: 'openai:gpt-4o-mini', input: 'Hi' });
@@ -832,6 +849,8 @@ describe('service endpoints', () => {
       >;
     };
     expect(document.openapi).toBe('3.1.0');
+    // The listing's summary says that it names each provider's text options.
+    expect(JSON.stringify(document.paths['/v1/models'])).toContain('text options');
     const text = document.paths['/v1/text']?.post?.requestBody.content['application/json']?.schema;
     expect(text?.required).toEqual(['model']);
     expect((text as { oneOf?: unknown }).oneOf).toEqual([

@@ -1024,9 +1024,11 @@ describe('zero configuration with the packaged types', () => {
       env: { MISTRAL_API_KEY: 'm', DEEPGRAM_API_KEY: 'd', OLLAMA_BASE_URL: replay.url },
     });
     const answer = await readEnvelope(await gateway.request('/v1/models'));
+    // A text provider also names the text options its wire format takes; Deepgram has no text route.
+    const textOptions = expect.arrayContaining(['temperature', 'tools', 'response_format']);
     expect(answer.envelope.metadata.providers).toEqual([
-      { id: 'mistral', type: 'mistral', modalities: ['text', 'embeddings'] },
-      { id: 'ollama', type: 'ollama', modalities: ['text'] },
+      { id: 'mistral', type: 'mistral', modalities: ['text', 'embeddings'], text_options: textOptions },
+      { id: 'ollama', type: 'ollama', modalities: ['text'], text_options: textOptions },
       { id: 'deepgram', type: 'deepgram', modalities: ['transcriptions', 'speech'] },
     ]);
   });

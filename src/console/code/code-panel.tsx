@@ -9,8 +9,10 @@ type SnippetsModule = typeof import('./snippets.js');
 
 /** Props of {@link CodePanel}. */
 export interface CodePanelProps {
-  /** The request the view would send now; undefined when it is not a text request. */
+  /** The request the view would send now; undefined when there is none to write. */
   request: TextRequest | undefined;
+  /** Why there is no request to write, for people (when `request` is undefined). */
+  unavailable?: string;
   /** The gateway's base URL as a program outside the page reaches it. */
   baseUrl: string;
   /** Whether the gateway asks for a key (the snippets then read it from `VERDICT_GATEWAY_KEY`). */
@@ -21,7 +23,7 @@ export interface CodePanelProps {
  * Copy as code: the current request as curl, `verdict/client`, the OpenAI SDK and the Anthropic SDK, one at a time
  * with a button that copies it (docs/console.md, "Copy as code").
  */
-export function CodePanel({ request, baseUrl, keyed }: CodePanelProps) {
+export function CodePanel({ request, unavailable, baseUrl, keyed }: CodePanelProps) {
   const [opened, setOpened] = useState(false);
   const [module, setModule] = useState<SnippetsModule | undefined>();
   const [kind, setKind] = useState<SnippetKind>('curl');
@@ -35,7 +37,7 @@ export function CodePanel({ request, baseUrl, keyed }: CodePanelProps) {
     <details class="panel code" onToggle={(event) => setOpened(event.currentTarget.open)}>
       <summary>Copy as code</summary>
       {request === undefined ? (
-        <p class="hint">Copy as code writes text requests: choose the Text modality.</p>
+        <p class="hint">{unavailable ?? 'Copy as code writes text requests: choose the Text modality.'}</p>
       ) : module === undefined ? (
         <p class="hint">Loading…</p>
       ) : (

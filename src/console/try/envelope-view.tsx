@@ -137,12 +137,44 @@ function Failure({ body, answer, streamed, id }: Parts & { streamed: string; id:
       </h3>
       <p class="message">{answer.problem ?? text(error.message) ?? 'The envelope gives no message.'}</p>
       {streamed !== '' && <p class="content">{streamed}</p>}
+      <SchemaViolations details={details} />
       {Object.keys(details).length > 0 && (
         <details>
           <summary>Details</summary>
           <pre class="json">{JSON.stringify(details, null, 2)}</pre>
         </details>
       )}
+    </div>
+  );
+}
+
+/**
+ * An answer that breaks the requested schema (`INVALID_PROVIDER_RESPONSE` with `details.violations`): the
+ * object as a tree with each violating member marked, and every violation listed.
+ */
+function SchemaViolations({ details }: { details: Item }) {
+  if (!Array.isArray(details.violations) || typeof details.content !== 'string') return null;
+  const violations = asItems(details.violations).flatMap((v) =>
+    typeof v.path === 'string' && typeof v.message === 'string' ? [{ path: v.path, message: v.message }] : [],
+  );
+  let object: unknown;
+  try {
+    object = JSON.parse(details.content);
+  } catch {
+    return null;
+  }
+  const marks = new Map(violations.map((v) => [v.path, v.message]));
+  return (
+    <div class="object">
+      <h4>The answer against the schema</h4>
+      <JsonTree value={object} marks={marks} />
+      <ul class="violations" aria-label="Schema violations">
+        {violations.map((v) => (
+          <li key={`${v.path}${v.message}`}>
+            <code>{v.path === '' ? '/' : v.path}</code>: {v.message}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -154,6 +186,12 @@ function Success({ body, metadata, streamed, label }: Parts & { streamed: string
   const calls = asItems(metadata.tool_calls);
   return (
     <section class="card answer" aria-label={label}>
+      {text(metadata.reasoning) !== undefined && (
+        <details class="reasoning">
+          <summary>The model's reasoning</summary>
+          <p class="content">{text(metadata.reasoning)}</p>
+        </details>
+      )}
       <p class="content">{text(body.content) ?? streamed}</p>
       {images.map((item, index) => {
         const src = mediaSource(item);
@@ -228,6 +266,12 @@ function Facts({ body, metadata, answer, traceId }: Parts & { traceId: string | 
           </dd>
         </>
       )}
+      {isJsonObject(metadata.cost) && (
+        <>
+          <dt>Cost</dt>
+          <dd>{describeCost(asObject(metadata.cost))}</dd>
+        </>
+      )}
       {answer.rateLimit !== undefined && (
         <>
           <dt>Rate limit</dt>
@@ -248,6 +292,17 @@ function Facts({ body, metadata, answer, traceId }: Parts & { traceId: string | 
       <TraceRow traceId={traceId} />
     </dl>
   );
+}
+
+/** An answer's `metadata.cost`, for people: dollars, or why the price is not known. */
+export function describeCost(cost: Item): string {
+  if (typeof cost.usd === 'number') {
+    const usd = cost.usd;
+    // Small costs keep their significant digits: a cheap answer is not "$0.00".
+    const shown = usd === 0 ? '0' : usd >= 0.01 ? usd.toFixed(4) : usd.toPrecision(2);
+    return `$${shown}${cost.source === 'demo' ? ' (the demo costs nothing)' : ''}`;
+  }
+  return `unknown${text(cost.message) === undefined ? '' : `: ${text(cost.message)}`}`;
 }
 
 /** The `RateLimit-*` headers of an answer, for people. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readCatalog, routeGroups, unlistedProviders } from './read-catalog.js';
+import { readCatalog, routeGroups, textOptionsOf, unlistedProviders } from './read-catalog.js';
 
 describe('readCatalog', () => {
   const catalog = readCatalog({
@@ -53,5 +53,22 @@ describe('readCatalog', () => {
     ]);
     expect(routeGroups(catalog, 'videos')).toEqual([]);
     expect(readCatalog({ success: false })).toEqual({ providers: [], aliases: [] });
+  });
+
+  test('reads the text options of a route: its provider’s, or those all of an alias’s targets take', () => {
+    const listed = readCatalog({
+      metadata: {
+        providers: [
+          { id: 'openai', type: 'openai', modalities: ['text'], text_options: ['seed', 'stop'] },
+          { id: 'anthropic', type: 'anthropic', modalities: ['text'], text_options: ['top_k', 'stop'] },
+          { id: 'old', type: 'openai', modalities: ['text'] },
+        ],
+        aliases: { both: ['openai:a', 'anthropic:b'], partly: ['openai:a', 'old:c'] },
+      },
+    });
+    expect([...(textOptionsOf(listed, 'openai:gpt-4o') ?? [])]).toEqual(['seed', 'stop']);
+    expect([...(textOptionsOf(listed, 'both') ?? [])]).toEqual(['stop']);
+    expect(textOptionsOf(listed, 'partly')).toBeUndefined();
+    expect(textOptionsOf(listed, 'elsewhere:model')).toBeUndefined();
   });
 });

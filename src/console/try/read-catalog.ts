@@ -12,6 +12,8 @@ export interface CatalogProvider {
   modalities: string[];
   /** Model ids the gateway lists for it, by modality (empty when it lists none). */
   models: Record<string, string[]>;
+  /** The text request options its wire format takes (`text_options`), when the gateway lists them. */
+  textOptions?: string[];
 }
 
 /** What `GET /v1/models` says the gateway offers: providers with their modalities, and aliases. */
@@ -69,6 +71,7 @@ export function readCatalog(body: unknown): Catalog {
                 : {}),
             modalities,
             models: modelsOf(p.models, modalities),
+            ...(Array.isArray(p.text_options) ? { textOptions: strings(p.text_options) } : {}),
           },
         ];
       })
@@ -158,4 +161,20 @@ export function unlistedProviders(catalog: Catalog, modality: string): string[] 
   return catalog.providers
     .filter((p) => p.modalities.includes(modality) && ![...offered].some((r) => r.startsWith(`${p.id}:`)))
     .map((p) => p.id);
+}
+
+/**
+ * The text options a route takes: those of its provider, or for an alias those every target's provider takes;
+ * `undefined` when the catalog cannot say (a typed route of an unlisted provider, a gateway that lists none).
+ */
+export function textOptionsOf(catalog: Catalog, route: string): ReadonlySet<string> | undefined {
+  const alias = catalog.aliases.find((a) => a.name === route);
+  const targets = alias === undefined ? [route] : alias.targets;
+  let taken: Set<string> | undefined;
+  for (const target of targets) {
+    const options = catalog.providers.find((p) => p.id === target.split(':')[0])?.textOptions;
+    if (options === undefined) return undefined;
+    taken = new Set(taken === undefined ? options : options.filter((o) => taken?.has(o)));
+  }
+  return taken;
 }

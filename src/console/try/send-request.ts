@@ -8,6 +8,7 @@ import {
   type CallOptions,
   createClient,
   type ResponseInfo,
+  type TextRequest,
   type UnifiedOutput,
   type VerdictClient,
 } from '../../client/index.js';
@@ -84,6 +85,8 @@ export interface TryRequest {
   audio?: File;
   /** Ask for a streamed text answer. */
   stream: boolean;
+  /** The whole text request (conversation, parameters, tools), sent instead of `prompt` when given. */
+  body?: TextRequest;
 }
 
 /** Milliseconds between two polls of a video job. */
@@ -144,6 +147,11 @@ export function fetchModels(connection: GatewayConnection, signal?: AbortSignal)
   return callGateway((options) => clientOf(connection).models(options), signal);
 }
 
+/** The text request to send: the one given, or the prompt alone. */
+function textBodyOf(request: TryRequest): TextRequest {
+  return request.body ?? { model: request.model, input: request.prompt };
+}
+
 /** A streamed text answer: each delta and tool-call event is shown as it arrives; the last event's envelope is kept. */
 async function streamText(
   client: VerdictClient,
@@ -153,7 +161,7 @@ async function streamText(
 ): Promise<UnifiedOutput> {
   let text = '';
   let calls: StreamedCall[] = [];
-  for await (const event of client.streamText({ model: request.model, input: request.prompt }, options)) {
+  for await (const event of client.streamText(textBodyOf(request), options)) {
     if (event.type === 'envelope') return event.envelope;
     if (event.type === 'delta') text += event.text;
     else if (event.type === 'tool_call_start')
@@ -205,7 +213,7 @@ export function sendRequest(
       case 'text':
         return request.stream
           ? streamText(client, request, options, onProgress)
-          : client.text({ model: request.model, input: request.prompt }, options);
+          : client.text(textBodyOf(request), options);
       case 'images':
         return client.images({ model: request.model, prompt: request.prompt }, options);
       case 'speech':

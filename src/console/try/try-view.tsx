@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TextRequest, TextSuccess } from '../../client/index.js';
 import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/route-table.js';
 import { CodePanel } from '../code/code-panel.js';
 import {
@@ -9,9 +10,22 @@ import {
 } from '../connection/gateway-connection.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
+import { Conversation, ToolResults } from './conversation.js';
 import { EnvelopeView } from './envelope-view.js';
 import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
-import { routeGroups, unlistedProviders } from './read-catalog.js';
+import { ParametersPanel } from './parameters-panel.js';
+import { routeGroups, textOptionsOf, unlistedProviders } from './read-catalog.js';
+import {
+  type Attachment,
+  answerTurn,
+  createPlaygroundRequest,
+  type PlaygroundRequest,
+  pendingTurns,
+  type RequestProblem,
+  type Turn,
+  toTextRequest,
+  unansweredCalls,
+} from './request-model.js';
 import { RoutePicker } from './route-picker.js';
 import {
   type GatewayAnswer,
@@ -64,34 +78,76 @@ function AnswerSoFar({ progress }: { progress: Progress }) {
   );
 }
 
-/** The Try view: pick a route and a modality, send, and see the envelope rendered by its shape. */
+/** Largest file a user turn takes: the gateway's body limit is larger, and base64 grows a file by a third. */
+const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
+
+/** Most files one message carries: enough to compare a few pages or pictures, far below the gateway's limit. */
+const MAX_ATTACHMENTS = 10;
+
+/** A file as a turn's attachment, its bytes as base64. */
+async function readAttachment(file: File): Promise<Attachment> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  // In slices: one call with millions of arguments overflows the stack.
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return { name: file.name, mediaType: file.type || 'application/octet-stream', data: btoa(binary) };
+}
+
+/** The turns to list above the answer: all but the last answer, which the answer card shows. */
+function earlierTurns(turns: readonly Turn[], answer: GatewayAnswer | null): readonly Turn[] {
+  const last = turns[turns.length - 1];
+  return answer?.envelope.success === true && last?.role === 'assistant' ? turns.slice(0, -1) : turns;
+}
+
+/**
+ * The Try view: pick a route and a modality and send. Text is a conversation: a system prompt, turns that
+ * accumulate (edited, regenerated, cleared), parameters, tools answered by hand and a JSON-schema answer; the
+ * request being built is one {@link PlaygroundRequest}, the envelope rendered by its shape.
+ */
 export function TryView() {
   const connectionState = useConnection();
   const { connection } = connectionState;
   const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
-  const [model, setModel] = useState('');
+  const [request, setRequest] = useState<PlaygroundRequest>(() => createPlaygroundRequest());
   const [typed, setTyped] = useState(false);
-  const [modality, setModality] = useState<Modality>('text');
-  const [prompt, setPrompt] = useState('');
   const [audio, setAudio] = useState<File | undefined>(undefined);
-  const [stream, setStream] = useState(true);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<Progress>(NOTHING_YET);
   const [answer, setAnswer] = useState<GatewayAnswer | null>(null);
+  const [problems, setProblems] = useState<RequestProblem[]>([]);
   const [history, setHistory] = useState<HistoryEntry[]>(loadHistory);
   const abort = useRef<AbortController | null>(null);
   const answerBox = useRef<HTMLDivElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const { model, modality, prompt, stream } = request;
+  const update = (change: Partial<PlaygroundRequest>) => setRequest((old) => ({ ...old, ...change }));
   const groups = routeGroups(catalog, modality);
   const unlisted = unlistedProviders(catalog, modality);
+  const offered = textOptionsOf(catalog, model);
+  const text = modality === 'text';
+  // The body Send would post, which Copy as code writes out; its problems say why there is none yet.
+  const built = text ? toTextRequest(request, offered) : undefined;
 
   // A route picked from the list follows the modality: the first route serving it is the default.
   useEffect(() => {
     if (typed) return;
-    const offered = groups.flatMap((g) => g.routes.map((r) => r.route));
-    if (!offered.includes(model)) setModel(offered[0] ?? '');
+    const routes = groups.flatMap((g) => g.routes.map((r) => r.route));
+    if (!routes.includes(model)) update({ model: routes[0] ?? '' });
   }, [catalog, modality]);
 
-  const send = async (request = { model, modality, prompt, stream }) => {
+  /** Sends `sent` (the request as it stands, or one changed for a regenerate or tool results). */
+  const send = async (sent: PlaygroundRequest = request) => {
+    let body: TextRequest | undefined;
+    setProblems([]);
+    if (sent.modality === 'text') {
+      const built = toTextRequest(sent, textOptionsOf(catalog, sent.model));
+      setProblems(built.ok ? [] : built.problems);
+      if (!built.ok) return;
+      body = built.body;
+      // The message joins the conversation as it is sent; the answer joins it when it comes.
+      setRequest({ ...sent, turns: [...sent.turns, ...pendingTurns(sent)], prompt: '', attachments: [] });
+    }
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
@@ -103,7 +159,14 @@ export function TryView() {
       requestAnimationFrame(() => answerBox.current?.scrollIntoView({ block: 'start' }));
     const result = await sendRequest(
       connection,
-      { ...request, ...(audio === undefined ? {} : { audio }) },
+      {
+        model: sent.model,
+        modality: sent.modality,
+        prompt: sent.prompt,
+        stream: sent.stream,
+        ...(body === undefined ? {} : { body }),
+        ...(audio === undefined ? {} : { audio }),
+      },
       (shown) => {
         if (abort.current === controller) setProgress(shown);
       },
@@ -112,33 +175,69 @@ export function TryView() {
     if (abort.current !== controller) return;
     setAnswer(result);
     setBusy(false);
-    const outcome = result.envelope.success ? 'ok' : result.envelope.error.code;
+    const envelope = result.envelope;
+    if (sent.modality === 'text' && envelope.success) {
+      const metadata = envelope.metadata as TextSuccess['metadata'];
+      const turn = answerTurn(envelope.content, metadata.tool_calls ?? []);
+      setRequest((old) => ({ ...old, turns: [...old.turns, turn] }));
+    }
+    const outcome = envelope.success ? 'ok' : envelope.error.code;
+    const said = sent.modality === 'text' ? lastUserText(sent) : sent.prompt;
     setHistory((old) => {
       // A transcription sends audio, not the text left in the prompt field by an earlier request.
-      const sent =
-        request.modality === 'transcriptions'
-          ? {
-              ...request,
-              prompt: '',
-              ...(audio === undefined ? {} : { audioName: audio.name.slice(0, 256) }),
-            }
-          : request;
-      const next = addToHistory(old, { at: new Date().toISOString(), ...sent, outcome });
+      const next = addToHistory(old, {
+        at: new Date().toISOString(),
+        model: sent.model,
+        modality: sent.modality,
+        prompt: sent.modality === 'transcriptions' ? '' : said,
+        ...(sent.modality === 'transcriptions' && audio !== undefined
+          ? { audioName: audio.name.slice(0, 256) }
+          : {}),
+        stream: sent.stream,
+        outcome,
+      });
       saveHistory(next);
       return next;
     });
+  };
+
+  /** Sends the conversation again without its last answer. */
+  const regenerate = () => {
+    const last = request.turns[request.turns.length - 1];
+    if (last?.role !== 'assistant') return;
+    void send({ ...request, turns: request.turns.slice(0, -1), prompt: '', attachments: [] });
   };
 
   const open = (entry: HistoryEntry) => {
     const listed = routeGroups(catalog, entry.modality).some((g) =>
       g.routes.some((r) => r.route === entry.model),
     );
-    setModality(entry.modality);
-    setModel(entry.model);
     setTyped(!listed);
-    setPrompt(entry.prompt);
-    setStream(entry.stream);
+    update({ modality: entry.modality, model: entry.model, prompt: entry.prompt, stream: entry.stream });
   };
+
+  const attach = async (files: FileList | null) => {
+    const room = Math.max(0, MAX_ATTACHMENTS - request.attachments.length);
+    const given = [...(files ?? [])];
+    const chosen = given.slice(0, room);
+    const tooBig = chosen.filter((file) => file.size > MAX_ATTACHMENT_BYTES);
+    setProblems([
+      ...tooBig.map((file) => ({
+        field: 'attachments',
+        message: `${file.name} is larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB.`,
+      })),
+      ...(given.length > room
+        ? [{ field: 'attachments', message: `A message carries at most ${MAX_ATTACHMENTS} files.` }]
+        : []),
+    ]);
+    const read = await Promise.all(
+      chosen.filter((file) => file.size <= MAX_ATTACHMENT_BYTES).map(readAttachment),
+    );
+    setRequest((old) => ({ ...old, attachments: [...old.attachments, ...read] }));
+  };
+
+  const pending = text && !busy ? unansweredCalls(request.turns) : [];
+  const lastTurn = request.turns[request.turns.length - 1];
 
   return (
     <section aria-labelledby="try-title" class="try">
@@ -147,11 +246,18 @@ export function TryView() {
       <div class="split">
         <div class="request">
           <form
+            ref={form}
             class="panel grid"
             aria-label="Request"
             onSubmit={(event) => {
               event.preventDefault();
               void send();
+            }}
+            onKeyDown={(event) => {
+              // Ctrl+Enter (⌘+Enter on a Mac) sends from any field, as in the playgrounds people know.
+              if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
+              event.preventDefault();
+              if (!busy) form.current?.requestSubmit();
             }}
           >
             <RadioGroup
@@ -159,7 +265,7 @@ export function TryView() {
               name="modality"
               choices={MODALITY_LABELS}
               value={modality}
-              onChange={setModality}
+              onChange={(chosen) => update({ modality: chosen })}
               variant="segmented"
             />
             <RoutePicker
@@ -169,11 +275,11 @@ export function TryView() {
               typed={typed}
               onPick={(route) => {
                 setTyped(false);
-                setModel(route);
+                update({ model: route });
               }}
               onType={(route) => {
                 setTyped(true);
-                setModel(route);
+                update({ model: route });
               }}
             />
             <p class="hint" role="status">
@@ -181,6 +287,17 @@ export function TryView() {
               {unlisted.length > 0 &&
                 ` For ${unlisted.join(', ')}, choose Another route and type provider:model.`}
             </p>
+            {text && (
+              <label>
+                System prompt
+                <textarea
+                  rows={2}
+                  value={request.system}
+                  placeholder="How the model should answer (optional)"
+                  onInput={(e) => update({ system: e.currentTarget.value })}
+                />
+              </label>
+            )}
             {modality === 'transcriptions' ? (
               <label>
                 Audio file
@@ -193,53 +310,134 @@ export function TryView() {
               </label>
             ) : (
               <label>
-                {PROMPT_LABELS[modality] ?? 'Prompt'}
+                {text ? 'Message' : (PROMPT_LABELS[modality] ?? 'Prompt')}
                 <textarea
                   rows={4}
-                  required
+                  required={!text}
                   value={prompt}
-                  onInput={(e) => setPrompt(e.currentTarget.value)}
+                  onInput={(e) => update({ prompt: e.currentTarget.value })}
                 />
               </label>
             )}
+            {text && (
+              <Attachments
+                attachments={request.attachments}
+                onAttach={(files) => void attach(files)}
+                onRemove={(index) =>
+                  update({ attachments: request.attachments.filter((_, i) => i !== index) })
+                }
+              />
+            )}
+            {problems.length > 0 && (
+              <div class="card failure problems" role="alert" aria-label="The request cannot be sent">
+                <ul>
+                  {problems.map((problem) => (
+                    <li key={`${problem.field}${problem.message}`}>
+                      <code>{problem.field}</code>: {problem.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div class="row">
-              <button type="submit" class="primary" disabled={busy}>
+              <button
+                type="submit"
+                class="primary"
+                disabled={busy}
+                aria-keyshortcuts="Control+Enter Meta+Enter"
+              >
                 Send
               </button>
               {busy && (
                 <button type="button" onClick={() => abort.current?.abort()}>
-                  Cancel
+                  Stop
                 </button>
               )}
-              {modality === 'text' && (
+              {text && (
                 <label class="choice">
                   <input
                     type="checkbox"
                     checked={stream}
-                    onChange={(e) => setStream(e.currentTarget.checked)}
+                    onChange={(e) => update({ stream: e.currentTarget.checked })}
                   />
                   Stream the answer
                 </label>
               )}
             </div>
+            <p class="hint">Ctrl+Enter (⌘+Enter on a Mac) sends.</p>
           </form>
         </div>
         <div class="response" ref={answerBox} aria-live="polite" aria-busy={busy}>
+          {text && (
+            <Conversation
+              turns={earlierTurns(request.turns, busy ? null : answer)}
+              busy={busy}
+              onEdit={(index, edited) =>
+                setRequest((old) => ({
+                  ...old,
+                  turns: old.turns.map((turn, i) =>
+                    i !== index || turn.role === 'tool' ? turn : { ...turn, text: edited },
+                  ),
+                }))
+              }
+              onClear={() => {
+                update({ turns: [] });
+                setAnswer(null);
+              }}
+            />
+          )}
           {busy && <AnswerSoFar progress={progress} />}
           {answer !== null && <EnvelopeView answer={answer} streamed={progress.text} id="try" />}
+          {text && !busy && lastTurn?.role === 'assistant' && (
+            <div class="row">
+              <button type="button" onClick={regenerate}>
+                Regenerate
+              </button>
+            </div>
+          )}
+          {pending.length > 0 && (
+            <ToolResults
+              calls={pending}
+              busy={busy}
+              onSend={(results) =>
+                void send({
+                  ...request,
+                  prompt: '',
+                  attachments: [],
+                  turns: [
+                    ...request.turns,
+                    ...results.map(
+                      ({ call, content }): Turn => ({
+                        role: 'tool',
+                        toolCallId: call.id,
+                        name: call.name,
+                        content,
+                      }),
+                    ),
+                  ],
+                })
+              }
+            />
+          )}
           <KeyLimits baseUrl={connection.baseUrl} gatewayKey={connection.key} refresh={answer} />
-          {!busy && answer === null && (
-            <p class="placeholder">The answer appears here: its content, usage, latency and trace id.</p>
+          {!busy && answer === null && request.turns.length === 0 && (
+            <p class="placeholder">
+              The answer appears here: its content, usage, cost, latency and trace id.
+            </p>
           )}
         </div>
         <div class="aside">
+          {text && <ParametersPanel request={request} offered={offered} onChange={update} />}
           <ConnectionPanel
             state={connectionState}
             keyRequired={keyRequired}
             onReload={() => void load(connection)}
           />
           <CodePanel
-            request={modality === 'text' ? { model, input: prompt } : undefined}
+            request={built?.ok === true ? built.body : undefined}
+            {...(built?.ok === false
+              ? { unavailable: `No request to write yet: ${built.problems.map((p) => p.message).join(' ')}` }
+              : {})}
             baseUrl={connection.baseUrl === '' ? location.origin : connection.baseUrl}
             keyed={keyRequired || connection.key !== ''}
           />
@@ -249,10 +447,14 @@ export function TryView() {
             onRerun={(entry) => {
               open(entry);
               void send({
-                model: entry.model,
+                ...createPlaygroundRequest(entry.model),
                 modality: entry.modality,
                 prompt: entry.prompt,
                 stream: entry.stream,
+                system: request.system,
+                parameters: request.parameters,
+                tools: request.tools,
+                responseFormat: request.responseFormat,
               });
             }}
             onClear={() => {
@@ -263,6 +465,60 @@ export function TryView() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The user's last message of a text request: what History lists for it. */
+function lastUserText(sent: PlaygroundRequest): string {
+  if (sent.prompt !== '') return sent.prompt;
+  for (let i = sent.turns.length - 1; i >= 0; i--) {
+    const turn = sent.turns[i];
+    if (turn?.role === 'user') return turn.text;
+  }
+  return '';
+}
+
+/** The files attached to the next message, each removable, and the field that adds more. */
+function Attachments({
+  attachments,
+  onAttach,
+  onRemove,
+}: {
+  attachments: readonly Attachment[];
+  onAttach: (files: FileList | null) => void;
+  onRemove: (index: number) => void;
+}) {
+  return (
+    <div class="attachments">
+      <label>
+        Attach an image or a PDF
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif,application/pdf"
+          multiple
+          onChange={(e) => {
+            onAttach(e.currentTarget.files);
+            e.currentTarget.value = '';
+          }}
+        />
+      </label>
+      {attachments.length > 0 && (
+        <ul aria-label="Attached files">
+          {attachments.map((file, index) => (
+            <li key={`${file.name}${index}`}>
+              {file.mediaType.startsWith('image/') ? (
+                <img class="thumb" src={`data:${file.mediaType};base64,${file.data}`} alt={file.name} />
+              ) : (
+                <code>{file.name}</code>
+              )}{' '}
+              <button type="button" class="quiet" onClick={() => onRemove(index)}>
+                {`Remove ${file.name}`}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 

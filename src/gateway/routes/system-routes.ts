@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { chatFamilyOf, textOptionsOf } from '../chat-request.js';
 import { DEMO_CATALOG } from '../demo/create-demo-models.js';
 import {
   type GatewayEnv,
@@ -13,6 +14,9 @@ import type { Teams } from '../middleware/teams.js';
 import { createOpenApiDocument } from '../openapi.js';
 import { MODALITIES_OF } from '../providers.js';
 import { ROUTE_TABLE } from '../route-table.js';
+
+/** A model id to make a provider's text model with, only to read which wire format it speaks. */
+const PROBE_MODEL = 'any';
 
 /** What the gateway's own routes read: the runtime, the metrics, the shutdown state and the store (with one). */
 export interface SystemRouteContext {
@@ -91,6 +95,10 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
       id: provider.id,
       type: provider.type,
       modalities: [...MODALITIES_OF[provider.type]],
+      // What its text path takes, read from the family of the model it makes (OpenAI's chat or Responses API).
+      ...(provider.text === undefined
+        ? {}
+        : { text_options: textOptionsOf(chatFamilyOf(provider.type, provider.text(PROBE_MODEL).provider)) }),
       ...(provider.type === 'demo' ? { demo: true, models: DEMO_CATALOG } : {}),
     }));
     const summary = `${providers.length} provider${providers.length === 1 ? '' : 's'} and ${Object.keys(runtime.aliases).length} alias${Object.keys(runtime.aliases).length === 1 ? '' : 'es'} configured.`;
