@@ -171,7 +171,11 @@ describe('the Try view with a gateway that needs a key', { timeout: 120_000 }, (
   test('copies the request as each snippet, and each copied snippet runs', async () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
     await page.getByRole('combobox', { name: 'Route', exact: true }).selectOption('openai:gpt-4o-mini');
-    await page.locator('form textarea').first().fill('What is the capital of France?');
+    await page.getByLabel('System prompt').fill('Answer in one short sentence.');
+    await page.getByLabel('Message', { exact: true }).fill('What is the capital of France?');
+    const parameters = page.locator('details.parameters');
+    await parameters.getByLabel('Temperature (0–2)').fill('0.3');
+    await parameters.getByLabel('Max tokens').fill('50');
     await page.locator('summary', { hasText: 'Copy as code' }).click();
     const titles: Record<SnippetKind, string> = {
       curl: 'curl',
@@ -192,9 +196,15 @@ describe('the Try view with a gateway that needs a key', { timeout: 120_000 }, (
       const upstream = await upstreamOf(async () => {
         expect(await execute({ kind, code: copied }), kind).toContain('Paris is the capital of France.');
       });
-      expect(upstream.map((request) => (request.body as ChatBody).messages.at(-1)?.content)).toEqual([
-        'What is the capital of France?',
+      // The request the page would send, with its system prompt and parameters, is the one that arrived.
+      expect(upstream, kind).toHaveLength(1);
+      const body = upstream[0]?.body as ChatBody;
+      expect(body.messages, kind).toEqual([
+        { role: 'system', content: 'Answer in one short sentence.' },
+        { role: 'user', content: 'What is the capital of France?' },
       ]);
+      expect(body.temperature, kind).toBe(0.3);
+      expect(body.max_tokens ?? body.max_completion_tokens, kind).toBe(50);
       await expectAccessible(page);
     }
   });

@@ -37,7 +37,7 @@ describe("Try's History", { timeout: 120_000 }, () => {
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     await page.getByLabel('Stream the answer').uncheck();
     await page.getByRole('combobox', { name: 'Route', exact: true }).selectOption('openai:gpt-4o-mini');
-    await page.locator('form textarea').first().fill('A text prompt sent first');
+    await page.getByLabel('Message', { exact: true }).fill('A text prompt sent first');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('summary', { hasText: 'History (1)' }).waitFor();
 
