@@ -105,7 +105,8 @@ async function main() {
     await open(page, url, 'try');
     await connect(page);
     await page.getByRole('combobox', { name: 'Route', exact: true }).selectOption('demo:chat');
-    await page.locator('form textarea').first().fill('What is a unified envelope?');
+    await page.getByLabel('System prompt').fill('Answer in one short sentence.');
+    await page.getByLabel('Message', { exact: true }).fill('What is a unified envelope?');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('region', { name: 'Answer', exact: true }).first().waitFor();
     await page.locator('summary', { hasText: 'Copy as code' }).click();

@@ -13,6 +13,8 @@ export interface CodePanelProps {
   request: TextRequest | undefined;
   /** Why there is no request to write, for people (when `request` is undefined). */
   unavailable?: string;
+  /** Which request is written, when it is not the one the view would send now. */
+  note?: string;
   /** The gateway's base URL as a program outside the page reaches it. */
   baseUrl: string;
   /** Whether the gateway asks for a key (the snippets then read it from `VERDICT_GATEWAY_KEY`). */
@@ -23,7 +25,7 @@ export interface CodePanelProps {
  * Copy as code: the current request as curl, `verdict/client`, the OpenAI SDK and the Anthropic SDK, one at a time
  * with a button that copies it (docs/console.md, "Copy as code").
  */
-export function CodePanel({ request, unavailable, baseUrl, keyed }: CodePanelProps) {
+export function CodePanel({ request, unavailable, note, baseUrl, keyed }: CodePanelProps) {
   const [opened, setOpened] = useState(false);
   const [module, setModule] = useState<SnippetsModule | undefined>();
   const [kind, setKind] = useState<SnippetKind>('curl');
@@ -42,6 +44,7 @@ export function CodePanel({ request, unavailable, baseUrl, keyed }: CodePanelPro
         <p class="hint">Loading…</p>
       ) : (
         <div class="grid">
+          {note !== undefined && <p class="hint">{note}</p>}
           <RadioGroup
             legend="Client"
             name="snippet-kind"

@@ -110,6 +110,8 @@ export function TryView() {
   const { connection } = connectionState;
   const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
   const [request, setRequest] = useState<PlaygroundRequest>(() => createPlaygroundRequest());
+  // The text request last sent: Copy as code writes it while the next message is still empty.
+  const [lastBody, setLastBody] = useState<TextRequest | undefined>();
   const [typed, setTyped] = useState(false);
   const [audio, setAudio] = useState<File | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -145,6 +147,7 @@ export function TryView() {
       setProblems(built.ok ? [] : built.problems);
       if (!built.ok) return;
       body = built.body;
+      setLastBody(built.body);
       // The message joins the conversation as it is sent; the answer joins it when it comes.
       setRequest({ ...sent, turns: [...sent.turns, ...pendingTurns(sent)], prompt: '', attachments: [] });
     }
@@ -434,9 +437,13 @@ export function TryView() {
             onReload={() => void load(connection)}
           />
           <CodePanel
-            request={built?.ok === true ? built.body : undefined}
+            request={built?.ok === true ? built.body : text ? lastBody : undefined}
             {...(built?.ok === false
-              ? { unavailable: `No request to write yet: ${built.problems.map((p) => p.message).join(' ')}` }
+              ? lastBody === undefined
+                ? {
+                    unavailable: `No request to write yet: ${built.problems.map((p) => p.message).join(' ')}`,
+                  }
+                : { note: 'The request last sent; a new message makes it the next one.' }
               : {})}
             baseUrl={connection.baseUrl === '' ? location.origin : connection.baseUrl}
             keyed={keyRequired || connection.key !== ''}
