@@ -40,6 +40,9 @@ async function shoot(page: Page, name: string, prepare: () => Promise<void> = as
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
     await prepare();
+    // A window as tall as the page: Try's answer column is sticky, and would be drawn where a scroll left it.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
     await page.screenshot({ path: join(IMAGES, `console-${name}-${size.width}.png`), fullPage: true });
     console.log(`docs/images/console-${name}-${size.width}.png`);
   }
