@@ -207,5 +207,11 @@ describe('the Try view with a gateway that needs a key', { timeout: 120_000 }, (
       expect(body.max_tokens ?? body.max_completion_tokens, kind).toBe(50);
       await expectAccessible(page);
     }
+    // Once sent, the message field is empty: the panel writes the request last sent rather than nothing.
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('The request last sent; a new message makes it the next one.').waitFor();
+    expect(await page.getByRole('region', { name: 'Anthropic SDK code' }).innerText()).toContain(
+      'What is the capital of France?',
+    );
   });
 });
