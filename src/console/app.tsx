@@ -22,8 +22,9 @@ const VIEWS: readonly ConsoleView[] = [
   { id: 'usage', title: 'Usage', view: UsageView },
 ];
 
+/** The view a fragment names: `#usage`, or `#usage?trace_id=…` with the view's own parameters after `?`. */
 function viewOf(hash: string): ConsoleView {
-  const id = hash.replace(/^#\/?/, '');
+  const id = hash.replace(/^#\/?/, '').split('?')[0];
   return VIEWS.find((v) => v.id === id) ?? (VIEWS[0] as ConsoleView);
 }
 

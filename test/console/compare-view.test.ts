@@ -82,4 +82,60 @@ describe('the Compare view', { timeout: 120_000 }, () => {
     await expectAccessible(page);
     await saveEverySize(page, 'compare-three-routes');
   });
+
+  /** Types a route into column `n` under "Another route". */
+  async function typeRoute(n: number, route: string) {
+    await page
+      .getByRole('combobox', { name: `Route ${n}`, exact: true })
+      .selectOption({ label: 'Another route: type provider:model' });
+    await page.getByLabel(`Route ${n} to send`).fill(route);
+  }
+
+  /** Expects the columns' answers to start level with each other, and their Remove buttons too. */
+  async function expectLevel(count: number) {
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        column(i + 1)
+          .locator('.card')
+          .first()
+          .boundingBox(),
+      ),
+    );
+    for (const box of answers) expect(box?.y).toBe(answers[0]?.y);
+    const removes = await page.getByRole('button', { name: /^Remove route \d$/ }).all();
+    const tops = await Promise.all(removes.map(async (button) => (await button.boundingBox())?.y));
+    for (const top of tops) expect(top).toBe(tops[0]);
+  }
+
+  test('compares two, then three models of one provider, a picked route level with typed ones', async () => {
+    // A fresh page: the same address with its fragment alone would keep the earlier test's three routes.
+    await page.goto('about:blank');
+    await page.goto(`${site.url}#compare`);
+    await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Route 1', exact: true }).inputValue())
+      .toBe('openai:gpt-4o-mini');
+    // A long model name that wraps in its column's heading must not push that column's answer down.
+    await typeRoute(2, 'openai:gpt-4.1-2025-04-14-with-a-long-fine-tune-suffix');
+    await page.getByLabel('Prompt').fill('What is the capital of France?');
+    replay.reset();
+    await page.getByRole('button', { name: 'Send to 2 routes' }).click();
+    for (const n of [1, 2]) await column(n).locator('dl.facts').waitFor();
+    expect(replay.requests.map((r) => (r.body as { model?: string }).model).sort()).toEqual([
+      'gpt-4.1-2025-04-14-with-a-long-fine-tune-suffix',
+      'gpt-4o-mini',
+    ]);
+    await expectLevel(2);
+    await expectAccessible(page);
+    await saveEverySize(page, 'compare-two-models');
+
+    await page.getByRole('button', { name: 'Add a route' }).click();
+    await typeRoute(3, 'openai:gpt-4o');
+    await page.getByRole('button', { name: 'Send to 3 routes' }).click();
+    for (const n of [1, 2, 3]) await column(n).locator('dl.facts').waitFor();
+    await expectLevel(3);
+    // At 390 px the columns stack, one under the other; saveEverySize checks that nothing scrolls sideways.
+    await expectAccessible(page);
+    await saveEverySize(page, 'compare-three-models');
+  });
 });

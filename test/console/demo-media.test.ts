@@ -1,7 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
-import { consoleAsset, eventually, serveFetch, useConsolePage } from './browser.js';
+import {
+  consoleAsset,
+  eventually,
+  expectAccessible,
+  saveEverySize,
+  serveFetch,
+  useConsolePage,
+} from './browser.js';
 
 // The console served by a gateway with the demo provider only, as `verdict gateway --demo` serves it: the demo's
 // picture, audio and video must load and play in the browser, not just be there.
@@ -70,6 +77,23 @@ describe('the demo in the console', { timeout: 120_000 }, () => {
         .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
       expect(offered).toEqual(routes);
     }
+  });
+
+  test('Compare starts with two different demo routes and compares three', async () => {
+    await page.goto(`${site.url}#compare`);
+    const route = (n: number) => page.getByRole('combobox', { name: `Route ${n}`, exact: true });
+    await expect.poll(() => route(1).inputValue()).toBe('demo:chat');
+    await expect.poll(() => route(2).inputValue()).toBe('demo:chat-mini');
+    await page.getByRole('button', { name: 'Add a route' }).click();
+    await expect.poll(() => route(3).inputValue()).toBe('demo:fail');
+    await page.getByLabel('Prompt').fill('Hello');
+    await page.getByRole('button', { name: 'Send to 3 routes' }).click();
+    const column = (n: number) => page.getByRole('region', { name: new RegExp(`^Route ${n}: `) });
+    await column(1).getByRole('region', { name: 'Answer from demo:chat' }).waitFor();
+    await column(2).getByRole('region', { name: 'Answer from demo:chat-mini' }).waitFor();
+    await column(3).getByRole('alert').waitFor();
+    await expectAccessible(page);
+    await saveEverySize(page, 'compare-demo');
   });
 
   test('draws the picture at the size the demo made it', async () => {

@@ -159,7 +159,7 @@ describe('the Usage view', { timeout: 180_000 }, () => {
     });
     await page.goto(`${site.url}#try`);
     await page.locator('summary', { hasText: 'Connection' }).click();
-    await page.getByLabel('Gateway key (optional)').fill(key);
+    await page.getByLabel(/^Gateway key/).fill(key);
     await page.getByRole('button', { name: 'Reload routes' }).click();
     await page.getByText(/^Routes from GET \/v1\/models: /).waitFor();
     await page.getByLabel('Stream the answer').uncheck();
@@ -177,5 +177,23 @@ describe('the Usage view', { timeout: 180_000 }, () => {
       await page.locator('dl.facts').innerText(),
     );
     expect(Number(row?.[1])).toBeLessThan(60);
+
+    // The answer's trace id stays on one line at 390 px, and links to its usage record.
+    const traceId = await page.locator('dl.facts code.trace').innerText();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const lines = await page
+      .locator('dl.facts code.trace')
+      .evaluate((code) => new Set([...code.getClientRects()].map((rect) => Math.round(rect.top))).size);
+    expect(lines).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('link', { name: 'Usage record' }).click();
+    expect(page.url()).toBe(`${site.url}#usage?trace_id=${encodeURIComponent(traceId)}`);
+    expect(await page.getByText(/^The request records of trace /).innerText()).toContain(traceId);
+    await page.getByLabel('Admin key').fill(ADMIN);
+    await page.getByRole('button', { name: 'Show usage' }).click();
+    await page.getByRole('cell', { name: traceId }).waitFor();
+    expect(await page.getByLabel('Trace id').inputValue()).toBe(traceId);
+    expect(await page.locator('table.usage-requests tbody tr').count()).toBe(1);
+    expect(await page.locator('table.usage-requests tbody tr').innerText()).toMatch(/try-team/);
   });
 });

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ROUTE_NAMES } from '../../gateway/basics/route-table.js';
+import {
+  CatalogCallout,
+  ConnectionPanel,
+  useCatalog,
+  useConnection,
+} from '../connection/gateway-connection.js';
 import { EnvelopeView } from '../try/envelope-view.js';
 import { routeGroups } from '../try/read-catalog.js';
 import { RoutePicker } from '../try/route-picker.js';
-import {
-  type GatewayAnswer,
-  type GatewayConnection,
-  type Modality,
-  sendRequest,
-} from '../try/send-request.js';
-import { ConnectionPanel, MODALITY_LABELS, useCatalog } from '../try/try-view.js';
+import { type GatewayAnswer, type Modality, sendRequest } from '../try/send-request.js';
+import { MODALITY_LABELS } from '../try/try-view.js';
 import { RadioGroup } from '../ui/radio-group.js';
+import { type Column, pickRoutes } from './pick-routes.js';
 
 /** Fewest and most routes compared at once. */
 const MIN_ROUTES = 2;
@@ -26,16 +28,15 @@ const COMPARED = Object.fromEntries(
   ).map((modality) => [modality, MODALITY_LABELS[modality]]),
 ) as Readonly<Record<Compared, string>>;
 
-type Column = { model: string; typed: boolean };
-
 /**
  * The Compare view: one request sent to two to four routes at once, each answer rendered by the same
  * envelope component as Try, side by side, so that content, usage, latency, finish reason and error code
  * line up whatever provider answered.
  */
 export function CompareView() {
-  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const { catalog, note, load } = useCatalog(connection);
+  const connectionState = useConnection();
+  const { connection } = connectionState;
+  const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
   const [modality, setModality] = useState<Compared>('text');
   const [prompt, setPrompt] = useState('');
   const [columns, setColumns] = useState<Column[]>([
@@ -50,13 +51,7 @@ export function CompareView() {
   // Routes picked from the list follow the modality: each column takes the next route on offer.
   useEffect(() => {
     const offered = groups.flatMap((g) => g.routes.map((r) => r.route));
-    setColumns((old) =>
-      old.map((column, index) =>
-        column.typed || offered.includes(column.model)
-          ? column
-          : { model: offered[index % Math.max(offered.length, 1)] ?? '', typed: false },
-      ),
-    );
+    setColumns((old) => pickRoutes(old, offered));
   }, [catalog, modality]);
 
   const set = (index: number, column: Column) =>
@@ -86,6 +81,7 @@ export function CompareView() {
     <section aria-labelledby="compare-title" class="compare">
       <h2 id="compare-title">Compare routes</h2>
       <p class="hint">One request to several routes at once; each answer is the same unified envelope.</p>
+      <CatalogCallout blocked={blocked} connection={connectionState} />
       <form
         class="panel grid"
         aria-label="Request to compare"
@@ -160,8 +156,8 @@ export function CompareView() {
         </div>
       </form>
       <ConnectionPanel
-        connection={connection}
-        onChange={setConnection}
+        state={connectionState}
+        keyRequired={keyRequired}
         onReload={() => void load(connection)}
       />
       {answers.length > 0 && (

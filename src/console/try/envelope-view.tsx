@@ -322,11 +322,20 @@ function TraceRow({ traceId }: { traceId: string | undefined }) {
   );
 }
 
+/** The Usage view's address for the request records of one trace (docs/console.md, "Usage"). */
+export function usageRecordHref(traceId: string): string {
+  return `#usage?trace_id=${encodeURIComponent(traceId)}`;
+}
+
 function TraceId({ value }: { value: string }) {
   return (
-    <>
-      <code class="trace">{value}</code> <CopyButton value={value} label="Copy trace id" />
-    </>
+    <span class="trace-row">
+      <code class="trace" title={value}>
+        {value}
+      </code>
+      <CopyButton value={value} label="Copy trace id" />
+      <a href={usageRecordHref(value)}>Usage record</a>
+    </span>
   );
 }
 

@@ -10,6 +10,8 @@ export interface HistoryEntry {
   modality: Modality;
   /** The prompt (empty for a transcription, whose audio is not kept). */
   prompt: string;
+  /** The name of a transcription's audio file (the file itself is not kept). */
+  audioName?: string;
   /** Whether the text answer was streamed. */
   stream: boolean;
   /** `ok`, or the envelope's error code. */
@@ -28,7 +30,10 @@ const PROMPT_KEPT = 4000;
 function isEntry(value: unknown): value is HistoryEntry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
-  return ['at', 'model', 'modality', 'prompt', 'outcome'].every((key) => typeof entry[key] === 'string');
+  return (
+    ['at', 'model', 'modality', 'prompt', 'outcome'].every((key) => typeof entry[key] === 'string') &&
+    (entry.audioName === undefined || typeof entry.audioName === 'string')
+  );
 }
 
 /** The entries kept in this browser; none when storage is unavailable or holds something else. */

@@ -1,13 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TextRequest, TextSuccess } from '../../client/index.js';
 import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/basics/route-table.js';
+import { CodePanel } from '../code/code-panel.js';
+import {
+  CatalogCallout,
+  ConnectionPanel,
+  useCatalog,
+  useConnection,
+} from '../connection/gateway-connection.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
 import { Conversation, ToolResults } from './conversation.js';
 import { EnvelopeView } from './envelope-view.js';
 import { addToHistory, type HistoryEntry, loadHistory, saveHistory } from './history.js';
 import { ParametersPanel } from './parameters-panel.js';
-import { type Catalog, readCatalog, routeGroups, textOptionsOf, unlistedProviders } from './read-catalog.js';
+import { routeGroups, textOptionsOf, unlistedProviders } from './read-catalog.js';
 import {
   type Attachment,
   answerTurn,
@@ -21,9 +28,7 @@ import {
 } from './request-model.js';
 import { RoutePicker } from './route-picker.js';
 import {
-  fetchModels,
   type GatewayAnswer,
-  type GatewayConnection,
   type Modality,
   type Progress,
   sendRequest,
@@ -73,89 +78,6 @@ function AnswerSoFar({ progress }: { progress: Progress }) {
   );
 }
 
-/** The Connection panel: where the gateway is and its key, folded away until needed. */
-export function ConnectionPanel({
-  connection,
-  onChange,
-  onReload,
-}: {
-  connection: GatewayConnection;
-  onChange: (connection: GatewayConnection) => void;
-  onReload: () => void;
-}) {
-  return (
-    <details class="connection panel">
-      <summary>Connection</summary>
-      <form
-        class="grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          onReload();
-        }}
-      >
-        <label>
-          Gateway URL (empty: this page's server)
-          <input
-            type="url"
-            value={connection.baseUrl}
-            placeholder="http://127.0.0.1:8787"
-            onInput={(e) => onChange({ ...connection, baseUrl: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Gateway key (optional)
-          <input
-            type="password"
-            autocomplete="off"
-            value={connection.key}
-            onInput={(e) => onChange({ ...connection, key: e.currentTarget.value })}
-          />
-        </label>
-        <button type="submit">Reload routes</button>
-      </form>
-    </details>
-  );
-}
-
-/** Loads the catalog of `GET /v1/models` and says, for people, what it holds or why there is none. */
-export function useCatalog(connection: GatewayConnection) {
-  const [catalog, setCatalog] = useState<Catalog>({ providers: [], aliases: [] });
-  const [note, setNote] = useState('Loading the routes…');
-  const load = async (target: GatewayConnection) => {
-    setNote('Loading the routes…');
-    const listed = await fetchModels(target);
-    const found = readCatalog(listed.envelope);
-    setCatalog(found);
-    const failed = listed.envelope.success ? undefined : listed.envelope;
-    if (found.providers.length > 0 || found.aliases.length > 0) {
-      const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-      setNote(
-        `Routes from GET /v1/models: ${count(found.providers.length, 'provider', 'providers')}, ${count(found.aliases.length, 'alias', 'aliases')}.`,
-      );
-    } else if (failed === undefined) {
-      setNote(`GET /v1/models listed no routes (HTTP ${listed.status}); type a provider:model.`);
-    } else if (
-      listed.status === 0 ||
-      (failed.provider === 'system' && failed.error.code === 'INVALID_PROVIDER_RESPONSE')
-    ) {
-      // No answer, or one that is no envelope (a static server's 404 page): no gateway there.
-      setNote(
-        `${listed.problem ?? `No gateway answers here: ${failed.error.message}`} Check and Receipt work without one.`,
-      );
-    } else {
-      setNote(
-        `GET /v1/models failed (HTTP ${listed.status}, ${failed.error.code}): ${failed.error.message}` +
-          (listed.status === 401 ? ' Enter the gateway key under Connection.' : ''),
-      );
-    }
-  };
-  // The routes are loaded once; Reload routes loads them again.
-  useEffect(() => {
-    void load(connection);
-  }, []);
-  return { catalog, note, load };
-}
-
 /** Largest file a user turn takes: the gateway's body limit is larger, and base64 grows a file by a third. */
 const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
 
@@ -184,9 +106,12 @@ function earlierTurns(turns: readonly Turn[], answer: GatewayAnswer | null): rea
  * request being built is one {@link PlaygroundRequest}, the envelope rendered by its shape.
  */
 export function TryView() {
-  const [connection, setConnection] = useState<GatewayConnection>({ baseUrl: '', key: '' });
-  const { catalog, note, load } = useCatalog(connection);
+  const connectionState = useConnection();
+  const { connection } = connectionState;
+  const { catalog, note, blocked, keyRequired, load } = useCatalog(connection);
   const [request, setRequest] = useState<PlaygroundRequest>(() => createPlaygroundRequest());
+  // The text request last sent: Copy as code writes it while the next message is still empty.
+  const [lastBody, setLastBody] = useState<TextRequest | undefined>();
   const [typed, setTyped] = useState(false);
   const [audio, setAudio] = useState<File | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -203,6 +128,8 @@ export function TryView() {
   const unlisted = unlistedProviders(catalog, modality);
   const offered = textOptionsOf(catalog, model);
   const text = modality === 'text';
+  // The body Send would post, which Copy as code writes out; its problems say why there is none yet.
+  const built = text ? toTextRequest(request, offered) : undefined;
 
   // A route picked from the list follows the modality: the first route serving it is the default.
   useEffect(() => {
@@ -220,6 +147,7 @@ export function TryView() {
       setProblems(built.ok ? [] : built.problems);
       if (!built.ok) return;
       body = built.body;
+      setLastBody(built.body);
       // The message joins the conversation as it is sent; the answer joins it when it comes.
       setRequest({ ...sent, turns: [...sent.turns, ...pendingTurns(sent)], prompt: '', attachments: [] });
     }
@@ -259,11 +187,15 @@ export function TryView() {
     const outcome = envelope.success ? 'ok' : envelope.error.code;
     const said = sent.modality === 'text' ? lastUserText(sent) : sent.prompt;
     setHistory((old) => {
+      // A transcription sends audio, not the text left in the prompt field by an earlier request.
       const next = addToHistory(old, {
         at: new Date().toISOString(),
         model: sent.model,
         modality: sent.modality,
-        prompt: said,
+        prompt: sent.modality === 'transcriptions' ? '' : said,
+        ...(sent.modality === 'transcriptions' && audio !== undefined
+          ? { audioName: audio.name.slice(0, 256) }
+          : {}),
         stream: sent.stream,
         outcome,
       });
@@ -313,6 +245,7 @@ export function TryView() {
   return (
     <section aria-labelledby="try-title" class="try">
       <h2 id="try-title">Try the gateway</h2>
+      <CatalogCallout blocked={blocked} connection={connectionState} />
       <div class="split">
         <div class="request">
           <form
@@ -499,9 +432,21 @@ export function TryView() {
         <div class="aside">
           {text && <ParametersPanel request={request} offered={offered} onChange={update} />}
           <ConnectionPanel
-            connection={connection}
-            onChange={setConnection}
+            state={connectionState}
+            keyRequired={keyRequired}
             onReload={() => void load(connection)}
+          />
+          <CodePanel
+            request={built?.ok === true ? built.body : text ? lastBody : undefined}
+            {...(built?.ok === false
+              ? lastBody === undefined
+                ? {
+                    unavailable: `No request to write yet: ${built.problems.map((p) => p.message).join(' ')}`,
+                  }
+                : { note: 'The request last sent; a new message makes it the next one.' }
+              : {})}
+            baseUrl={connection.baseUrl === '' ? location.origin : connection.baseUrl}
+            keyed={keyRequired || connection.key !== ''}
           />
           <History
             entries={history}
@@ -610,7 +555,11 @@ function History({
                     <code>{entry.model}</code> <span class="hint">{MODALITY_LABELS[entry.modality]}</span>{' '}
                     <span class={entry.outcome === 'ok' ? 'tag ok' : 'tag bad'}>{entry.outcome}</span>
                   </span>
-                  <span class="prompt">{entry.prompt === '' ? '(audio)' : entry.prompt}</span>
+                  <span class="prompt">
+                    {entry.modality === 'transcriptions'
+                      ? `Audio file ${entry.audioName ?? '(not named)'}`
+                      : entry.prompt}
+                  </span>
                   <span class="row">
                     <button
                       type="button"

@@ -1,4 +1,4 @@
-import { type ChartData, compactNumber, niceScale } from './usage-series.js';
+import { type ChartData, compactNumber, niceScale, timeTicks } from './usage-series.js';
 
 /** Props of {@link LineChart}. */
 export interface LineChartProps {
@@ -62,7 +62,7 @@ export function LineChart({ id, title, unit, data, bucket }: LineChartProps) {
   const x = (index: number) => PAD.left + (index / count) * inner.width;
   const y = (value: number) => PAD.top + inner.height - (value / top) * inner.height;
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, index) => index * step);
-  const labelEvery = Math.max(1, Math.ceil(data.times.length / 6));
+  const labelled = new Set(timeTicks(data.times, bucket));
   const peak = data.lines
     .map((line) => ({
       label: line.label,
@@ -90,7 +90,7 @@ export function LineChart({ id, title, unit, data, bucket }: LineChartProps) {
           </g>
         ))}
         {data.times.map((time, index) =>
-          index % labelEvery === 0 ? (
+          labelled.has(index) ? (
             <text key={time} class="axis" x={x(index)} y={HEIGHT - 8} text-anchor="middle">
               {timeLabel(time, bucket)}
             </text>

@@ -5,6 +5,7 @@ import {
   formatDollars,
   niceScale,
   readUsageReport,
+  timeTicks,
   type UsageReport,
 } from './usage-series.js';
 
@@ -109,5 +110,46 @@ describe('formatDollars', () => {
     expect(formatDollars(0.00030081)).toBe('$0.000301');
     expect(formatDollars(0.0000001)).toBe('$0.000000100');
     expect(formatDollars(0)).toBe('$0');
+  });
+});
+
+describe('timeTicks', () => {
+  const minutes = (from: string, count: number) =>
+    Array.from({ length: count }, (_, index) => Date.parse(from) + index * 60_000);
+  const labels = (times: number[], ticks: number[]) =>
+    ticks.map((index) => new Date(times[index] as number).toISOString().slice(11, 16));
+
+  test('labels an hour of minutes at round ten minutes, whatever minute the range starts at', () => {
+    const times = minutes('2026-12-05T08:03:00Z', 61);
+    expect(labels(times, timeTicks(times, 'minute'))).toEqual([
+      '08:10',
+      '08:20',
+      '08:30',
+      '08:40',
+      '08:50',
+      '09:00',
+    ]);
+  });
+
+  test('labels a day of hours at round hours of three', () => {
+    const times = Array.from(
+      { length: 25 },
+      (_, index) => Date.parse('2026-12-04T09:00:00Z') + index * 3_600_000,
+    );
+    const shown = labels(times, timeTicks(times, 'hour'));
+    expect(shown.length).toBeLessThanOrEqual(6);
+    for (const label of shown) expect(Number(label.slice(0, 2)) % 6).toBe(0);
+  });
+
+  test('labels a week of days at midnight', () => {
+    const times = Array.from(
+      { length: 8 },
+      (_, index) => Date.parse('2026-11-28T00:00:00Z') + index * 86_400_000,
+    );
+    const ticks = timeTicks(times, 'day');
+    expect(ticks.length).toBeGreaterThan(0);
+    expect(ticks.length).toBeLessThanOrEqual(6);
+    for (const index of ticks)
+      expect(new Date(times[index] as number).toISOString().slice(11)).toBe('00:00:00.000Z');
   });
 });

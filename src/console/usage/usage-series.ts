@@ -122,6 +122,33 @@ export function niceScale(max: number, ticks = 4): { top: number; step: number }
   return { top: Math.ceil(max / step) * step, step };
 }
 
+/** Round spacings of the time axis's labels, in milliseconds, per bucket width: 5 min, 10 min… 1 day, 2 days… */
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const ROUND_SPACINGS: Readonly<Record<'minute' | 'hour' | 'day', readonly number[]>> = {
+  minute: [1, 2, 5, 10, 15, 30, 60, 120].map((n) => n * MINUTE),
+  hour: [1, 2, 3, 6, 12, 24].map((n) => n * HOUR),
+  day: [1, 2, 7, 14].map((n) => n * DAY),
+};
+
+/**
+ * The positions of `times` (bucket starts, oldest first, in ms) that get a label on the time axis: those at a
+ * round time (a multiple of 10 minutes, of 3 hours, of a day… in UTC), spaced so that at most `most` are drawn.
+ */
+export function timeTicks(times: readonly number[], bucket: 'minute' | 'hour' | 'day', most = 6): number[] {
+  const spacings = ROUND_SPACINGS[bucket];
+  const first = times[0] ?? 0;
+  const last = times.at(-1) ?? 0;
+  const count = (spacing: number) => Math.floor(last / spacing) - Math.ceil(first / spacing) + 1;
+  const spacing = spacings.find((candidate) => count(candidate) <= most) ?? (spacings.at(-1) as number);
+  const ticks: number[] = [];
+  times.forEach((time, index) => {
+    if (time % spacing === 0) ticks.push(index);
+  });
+  return ticks;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { Callout } from '../connection/callout.js';
 import { callGateway, clientOf } from '../try/send-request.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { LineChart } from './line-chart.js';
@@ -100,6 +101,12 @@ function RequestTable({ rows }: { rows: UsageRecordRow[] }) {
   );
 }
 
+/** The trace id the address asks for (`#usage?trace_id=…`, a trace id's link in Try and Compare), or empty. */
+function traceOfAddress(): string {
+  const query = location.hash.split('?')[1] ?? '';
+  return new URLSearchParams(query).get('trace_id') ?? '';
+}
+
 /** The Usage view: charts of a range's usage split by key, provider or model, and the request records. */
 export function UsageView() {
   const [baseUrl, setBaseUrl] = useState('');
@@ -108,7 +115,10 @@ export function UsageView() {
   const [group, setGroup] = useState<GroupName>('key');
   const [report, setReport] = useState<UsageReport | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const [trace, setTrace] = useState('');
+  // A gateway without a store has no usage routes: a callout says how to start one that keeps usage.
+  const [storeless, setStoreless] = useState(false);
+  const [trace, setTrace] = useState(traceOfAddress);
+  const asked = traceOfAddress();
   const [rows, setRows] = useState<UsageRecordRow[] | undefined>();
   const [next, setNext] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -132,6 +142,7 @@ export function UsageView() {
   const load = async (chosen = range, grouped = group) => {
     setBusy(true);
     setProblem(undefined);
+    setStoreless(false);
     const to = new Date();
     const from = new Date(to.getTime() - RANGE_OF[chosen].ms);
     const query = {
@@ -148,6 +159,13 @@ export function UsageView() {
     if (read.ok) {
       setReport(read.report);
       await loadRequests();
+    } else if (
+      !answer.envelope.success &&
+      answer.envelope.provider === 'system' &&
+      answer.envelope.error.code === 'NOT_FOUND'
+    ) {
+      setReport(undefined);
+      setStoreless(true);
     } else {
       setReport(undefined);
       setProblem(
@@ -209,6 +227,21 @@ export function UsageView() {
           {busy ? 'Loading…' : 'Show usage'}
         </button>
       </form>
+      {report === undefined && asked !== '' && !storeless && (
+        <p class="note">
+          The request records of trace <code class="trace">{asked}</code> are shown once the usage is: enter
+          the admin key and press Show usage.
+        </p>
+      )}
+      {storeless && (
+        <Callout title="This gateway keeps no usage">
+          <p>
+            It has no store, so it records no usage to show. Start it with <code>--store DIR</code> (
+            <code>npx verdict gateway --store ./verdict-store</code>): it then keeps a record of every
+            request, its keys with their limits, and the usage this view draws.
+          </p>
+        </Callout>
+      )}
       {problem === undefined ? null : (
         <p class="note bad" role="alert">
           {problem}

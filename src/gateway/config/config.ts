@@ -9,26 +9,28 @@ import { type CacheConfig, cacheConfigSchema } from './cache-settings.js';
 import { type ConfigProblem, problemsOf } from './config-problem.js';
 import { OTLP_PROTOCOLS, type OtelConfig } from './otel-settings.js';
 import { checkPrices, type ModelPrices, pricesSchema } from './price-settings.js';
-
-/** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
-export const PROVIDER_TYPES = [
-  'openai',
-  'anthropic',
-  'google',
-  'replicate',
-  'openai-compatible',
-  // The built-in offline provider (`verdict gateway --demo`): generated answers, no key, no network.
-  'demo',
-] as const;
-
-/** Every provider type a configuration may name: {@link PROVIDER_TYPES} and the packaged ones (`mistral`, `azure`…). */
-export const ALL_PROVIDER_TYPES: readonly ProviderType[] = [...PROVIDER_TYPES, ...PACKAGED_TYPE_NAMES];
-
-/** One of {@link PROVIDER_TYPES} or of the packaged types (docs/gateway.md, "Provider types"). */
-export type ProviderType = (typeof PROVIDER_TYPES)[number] | PackagedTypeName;
+import {
+  ALL_PROVIDER_TYPES,
+  enablingSets,
+  isEnabled,
+  KNOWN_COMPATIBLE,
+  PROVIDER_ENV,
+  PROVIDER_TYPES,
+  type ProviderType,
+} from './provider-variables.js';
 
 // The routes that call providers come from the route table; each may have its own timeout and retries.
 export { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
+export {
+  ALL_PROVIDER_TYPES,
+  describeProviderVariables,
+  KNOWN_COMPATIBLE,
+  PROVIDER_ENV,
+  PROVIDER_TYPES,
+  type ProviderType,
+  type ProviderVariables,
+  providerVariables,
+} from './provider-variables.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -308,35 +310,6 @@ function crossProblems(value: unknown): ConfigProblem[] {
   return problems;
 }
 
-/** OpenAI-compatible services known by id: their default base URL and key variable. */
-export const KNOWN_COMPATIBLE: Readonly<
-  Record<string, { baseURL: string; keyEnv: string; baseEnv: string }>
-> = {
-  openrouter: {
-    baseURL: 'https://openrouter.ai/api/v1',
-    keyEnv: 'OPENROUTER_API_KEY',
-    baseEnv: 'OPENROUTER_BASE_URL',
-  },
-};
-
-/** The key and base-URL variables of each provider type, as their SDKs read them. */
-export const PROVIDER_ENV: Readonly<
-  Record<
-    Exclude<ProviderType, 'openai-compatible' | 'demo'>,
-    {
-      keyEnv: string;
-      baseEnv: string;
-      enabledBy?: readonly (readonly string[])[];
-    }
-  >
-> = {
-  openai: { keyEnv: 'OPENAI_API_KEY', baseEnv: 'OPENAI_BASE_URL' },
-  anthropic: { keyEnv: 'ANTHROPIC_API_KEY', baseEnv: 'ANTHROPIC_BASE_URL' },
-  google: { keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', baseEnv: 'GOOGLE_GENERATIVE_AI_BASE_URL' },
-  replicate: { keyEnv: 'REPLICATE_API_TOKEN', baseEnv: 'REPLICATE_BASE_URL' },
-  ...PACKAGED_TYPES,
-};
-
 /** The key variable of a provider: its configured `apiKeyEnv`, else its type's usual one. */
 export function keyEnvOf(id: string, settings: ProviderSettings | undefined): string | undefined {
   if (settings?.apiKeyEnv !== undefined) return settings.apiKeyEnv;
@@ -344,22 +317,6 @@ export function keyEnvOf(id: string, settings: ProviderSettings | undefined): st
   if (type === 'openai-compatible') return KNOWN_COMPATIBLE[id]?.keyEnv;
   if (type === 'demo') return undefined;
   return PROVIDER_ENV[type].keyEnv;
-}
-
-/** The sets of variables that configure a provider from the environment (see `PackagedType.enabledBy`). */
-function enablingSets(names: {
-  keyEnv: string;
-  enabledBy?: readonly (readonly string[])[];
-}): readonly (readonly string[])[] {
-  return names.enabledBy ?? [[names.keyEnv]];
-}
-
-/** True when every variable of one of `sets` is set and not blank. */
-function isEnabled(
-  sets: readonly (readonly string[])[],
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  return sets.some((names) => names.every((name) => (env[name] ?? '').trim() !== ''));
 }
 
 /**
@@ -375,30 +332,6 @@ export function providersFromEnv(
     providers[id] = (env[names.baseEnv] ?? '').trim() !== '' ? { baseURL: env[names.baseEnv] } : {};
   }
   return providers;
-}
-
-/** A provider the gateway can configure from the environment alone, and the variables that do it. */
-export interface ProviderVariables {
-  /** The provider id (and type). */
-  provider: string;
-  /** Sets of variables: setting every variable of one set configures the provider. */
-  variables: string[][];
-}
-
-/**
- * The variables that configure each provider from the environment alone, by provider id: the very sets
- * `providersFromEnv` checks, so the start-up hint and `--help` cannot name a variable that configures nothing.
- */
-export function providerVariables(): ProviderVariables[] {
-  return Object.entries({ ...PROVIDER_ENV, ...KNOWN_COMPATIBLE }).map(([provider, names]) => ({
-    provider,
-    variables: enablingSets(names).map((set) => [...set]),
-  }));
-}
-
-/** One provider's variables for people: `A`, `A + B` when both are needed, alternatives joined by `or`. */
-export function describeProviderVariables(variables: readonly (readonly string[])[]): string {
-  return variables.map((set) => set.join(' + ')).join(' or ');
 }
 
 /**
