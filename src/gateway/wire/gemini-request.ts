@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
 import { IMAGE_EXTENSIONS, splitDataUrl } from '../chat-request.js';
+import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
 import type { TextRequest } from '../request-schemas.js';
 import { definedMembers, type NativeRequestBuild } from './native-request.js';
 import { geminiThinkingFor } from './reasoning-budget.js';
@@ -24,7 +24,12 @@ import {
  * uses) and where the member goes: into `generationConfig` or at the top of the body. A request with any other
  * `google` option keeps the AI SDK's path.
  */
-const GENERATION_OPTIONS = new Set(['responseModalities', 'mediaResolution', 'audioTimestamp', 'imageConfig']);
+const GENERATION_OPTIONS = new Set([
+  'responseModalities',
+  'mediaResolution',
+  'audioTimestamp',
+  'imageConfig',
+]);
 const TOP_OPTIONS = new Set(['safetySettings', 'cachedContent', 'serviceTier']);
 /** Options read by the builder itself. */
 const READ_OPTIONS = new Set(['thinkingConfig', 'structuredOutputs', 'threshold']);
@@ -63,7 +68,9 @@ function modelPath(modelId: string): string {
   const path = modelId.includes('/') ? modelId : `models/${modelId}`;
   return path
     .split('/')
-    .map((segment) => (segment === '.' || segment === '..' ? '%2E'.repeat(segment.length) : encodeURIComponent(segment)))
+    .map((segment) =>
+      segment === '.' || segment === '..' ? '%2E'.repeat(segment.length) : encodeURIComponent(segment),
+    )
     .join('/');
 }
 
@@ -169,7 +176,10 @@ function contentsOf(
       case 'tool': {
         const name = names.get(message.tool_call_id);
         if (name === undefined) {
-          problems.problem([...at, 'tool_call_id'], 'No earlier assistant message has a tool call with this id.');
+          problems.problem(
+            [...at, 'tool_call_id'],
+            'No earlier assistant message has a tool call with this id.',
+          );
           return;
         }
         const text = textOfContent(message.content);
@@ -198,10 +208,15 @@ function contentsOf(
 /** A JSON Schema as Gemini's `responseJsonSchema` takes it: `const` said as a one-value `enum`. */
 function responseSchemaOf(schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
-  const { const: constant, properties, items, additionalProperties, anyOf, oneOf, ...rest } = schema as Record<
-    string,
-    unknown
-  >;
+  const {
+    const: constant,
+    properties,
+    items,
+    additionalProperties,
+    anyOf,
+    oneOf,
+    ...rest
+  } = schema as Record<string, unknown>;
   const each = (record: unknown) =>
     record !== null && typeof record === 'object'
       ? Object.fromEntries(Object.entries(record).map(([key, value]) => [key, responseSchemaOf(value)]))
@@ -210,7 +225,11 @@ function responseSchemaOf(schema: unknown): unknown {
     ...rest,
     enum: constant === undefined ? rest.enum : [constant],
     properties: properties === undefined ? undefined : each(properties),
-    items: Array.isArray(items) ? items.map(responseSchemaOf) : items === undefined ? undefined : responseSchemaOf(items),
+    items: Array.isArray(items)
+      ? items.map(responseSchemaOf)
+      : items === undefined
+        ? undefined
+        : responseSchemaOf(items),
     additionalProperties:
       additionalProperties === undefined || typeof additionalProperties === 'boolean'
         ? additionalProperties
@@ -231,9 +250,8 @@ function toolsOf(request: TextRequest): { tools?: Part[]; toolConfig?: Part } {
   }));
   const strict = request.tools.some(({ function: fn }) => fn.strict === true);
   const tools = [{ functionDeclarations: declarations }];
-  const choice = request.tool_choice;
-  if (choice === undefined)
-    return strict ? { tools, toolConfig: { functionCallingConfig: { mode: 'VALIDATED' } } } : { tools };
+  // The model may call tools unless told otherwise; the choice is said even when it is the default.
+  const choice = request.tool_choice ?? 'auto';
   const config =
     choice === 'auto'
       ? { mode: strict ? 'VALIDATED' : 'AUTO' }
@@ -270,7 +288,12 @@ export function buildGenerateContentRequest(
   let contents: Part[];
   if (typeof conversation === 'string') contents = [{ role: 'user', parts: [{ text: conversation }] }];
   else {
-    const read = contentsOf(conversation, request.messages === undefined ? 'input' : 'messages', gemini3, problems);
+    const read = contentsOf(
+      conversation,
+      request.messages === undefined ? 'input' : 'messages',
+      gemini3,
+      problems,
+    );
     system.push(...read.system);
     contents = read.contents;
   }
@@ -316,7 +339,11 @@ export function buildGenerateContentRequest(
     topK: request.top_k,
     topP: request.top_p,
     stopSequences:
-      request.stop === undefined ? undefined : typeof request.stop === 'string' ? [request.stop] : request.stop,
+      request.stop === undefined
+        ? undefined
+        : typeof request.stop === 'string'
+          ? [request.stop]
+          : request.stop,
     seed: request.seed,
     responseMimeType: json ? 'application/json' : undefined,
     responseJsonSchema:
@@ -328,8 +355,7 @@ export function buildGenerateContentRequest(
   const body: Record<string, unknown> = definedMembers({
     generationConfig,
     contents,
-    systemInstruction:
-      system.length > 0 && !gemma ? { parts: system.map((text) => ({ text })) } : undefined,
+    systemInstruction: system.length > 0 && !gemma ? { parts: system.map((text) => ({ text })) } : undefined,
     safetySettings:
       threshold === undefined ? undefined : SAFETY_CATEGORIES.map((category) => ({ category, threshold })),
     ...toolsOf(request),

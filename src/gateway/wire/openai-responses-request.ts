@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
 import { FILE_TYPES, splitDataUrl } from '../chat-request.js';
+import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
 import type { TextRequest } from '../request-schemas.js';
 import { definedMembers, type NativeRequestBuild } from './native-request.js';
 import { openAiEffortFor, openAiReasoningOf } from './reasoning-budget.js';
@@ -44,6 +44,23 @@ const OPTION_MEMBERS: Readonly<Record<string, string>> = {
 const READ_OPTIONS = new Set(['reasoningEffort', 'reasoningSummary', 'textVerbosity', 'strictJsonSchema']);
 
 type Item = Record<string, unknown>;
+
+/**
+ * Whether a model takes a processing tier: flex is for o3 and later and GPT-5 and later, priority for those
+ * and GPT-4 (not GPT-5 nano). The AI SDK leaves an untaken tier out, so that the request is served at the
+ * default tier instead of being refused, and so does the native path.
+ */
+function tierTaken(modelId: string, tier: unknown): boolean {
+  if (tier !== 'flex' && tier !== 'priority') return true;
+  const oSeries = Number(/^o(\d+)(?:-|$)/.exec(modelId)?.[1] ?? 0);
+  const gpt = /^gpt-(\d+)(?:\.\d+)?(?:-(.+))?$/.exec(modelId);
+  const major = Number(gpt?.[1] ?? 0);
+  const variant = gpt?.[2];
+  const chat = !/^gpt-\d+\.\d/.test(modelId) && (variant?.startsWith('chat') ?? false);
+  const modern = oSeries >= 3 || (major >= 5 && !chat);
+  if (tier === 'flex') return modern;
+  return modelId.startsWith('gpt-4') || (modern && !(variant?.startsWith('nano') ?? false));
+}
 
 /** A user part as a Responses input content part, or `undefined` (with a problem) when it cannot be sent. */
 function userPart(
@@ -134,7 +151,10 @@ function inputItems(
       }
       case 'tool':
         if (!calls.has(message.tool_call_id)) {
-          problems.problem([...at, 'tool_call_id'], 'No earlier assistant message has a tool call with this id.');
+          problems.problem(
+            [...at, 'tool_call_id'],
+            'No earlier assistant message has a tool call with this id.',
+          );
           return;
         }
         items.push({
@@ -190,7 +210,12 @@ export function buildResponsesRequest(
     input.push({ role: 'user', content: [{ type: 'input_text', text: conversation }] });
   else
     input.push(
-      ...inputItems(conversation, request.messages === undefined ? 'input' : 'messages', systemRole, problems),
+      ...inputItems(
+        conversation,
+        request.messages === undefined ? 'input' : 'messages',
+        systemRole,
+        problems,
+      ),
     );
   if (problems.list.length > 0) return { ok: false, problems: problems.list };
   if (untranslated !== undefined)
@@ -219,10 +244,7 @@ export function buildResponsesRequest(
     temperature: samplingTaken ? request.temperature : undefined,
     top_p: samplingTaken ? request.top_p : undefined,
     max_output_tokens: maxTokensOf(request),
-    text:
-      format === undefined && verbosity === undefined
-        ? undefined
-        : definedMembers({ format, verbosity }),
+    text: format === undefined && verbosity === undefined ? undefined : definedMembers({ format, verbosity }),
     user: request.user,
     store: request.store,
     metadata: request.metadata,
@@ -236,6 +258,7 @@ export function buildResponsesRequest(
   for (const [name, member] of Object.entries(OPTION_MEMBERS)) {
     if (options[name] !== undefined) body[member] = options[name];
   }
+  if (!tierTaken(modelId, body.service_tier)) delete body.service_tier;
   if (body.store === false && reasoningModel) {
     // Without a stored response, a reasoning model's next turn needs its reasoning back, encrypted.
     const include = Array.isArray(body.include) ? body.include : [];
@@ -249,12 +272,12 @@ export function buildResponsesRequest(
         name: fn.name,
         description: fn.description,
         parameters: fn.parameters ?? { type: 'object', properties: {} },
-        strict: fn.strict,
+        strict: fn.strict ?? false,
       }),
     );
-    const choice = request.tool_choice;
-    if (choice !== undefined)
-      body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.function.name };
+    // The model may call tools unless told otherwise; the choice is said even when it is the default.
+    const choice = request.tool_choice ?? 'auto';
+    body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.function.name };
   }
   const stream = request.stream === true;
   if (stream) body.stream = true;
