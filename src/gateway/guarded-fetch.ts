@@ -265,7 +265,7 @@ function boundFault(message: string, setting: string, value: number): UpstreamFa
 /** The fault of an answer that ended before the provider's end signal, or whose connection dropped. */
 function cutShort(reason: string): UpstreamFault {
   return new UpstreamFault(
-    'PROVIDER_UNAVAILABLE',
+    'INVALID_PROVIDER_RESPONSE',
     'The connection closed before the answer was complete.',
     { reason },
     true,
@@ -327,7 +327,7 @@ function guardBody(
  * A `fetch` for the AI SDK providers that applies `bounds` (docs/gateway.md, "Bounds") on top of `base`:
  * redirects are not followed across origins (a same-origin one at most once, and only for a request without a
  * body), answers are read within their bounds, and a stream that ends without the provider's end signal, or
- * whose connection drops, fails with `PROVIDER_UNAVAILABLE`.
+ * whose connection drops, fails with `INVALID_PROVIDER_RESPONSE` (retryable), as the normalizers read a cut stream.
  */
 export function createGuardedFetch(
   bounds: UpstreamBounds = DEFAULT_UPSTREAM_BOUNDS,

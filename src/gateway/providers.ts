@@ -24,6 +24,8 @@ import { createDemoModels, type DemoOptions, isDemoVideoOperation } from './demo
 import { createPackagedModels } from './packaged-providers.js';
 import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
 import { type Modality, ROUTE_NAMES } from './route-table.js';
+import { createNativeTransport, type NativeTransport } from './wire/call-native.js';
+import { wireRouteOf } from './wire/wire-formats.js';
 
 export type { Modality } from './route-table.js';
 
@@ -95,6 +97,11 @@ export interface ProviderModels extends ModelMakers {
    * key; set for `anthropic` providers only (docs/gateway.md, "Anthropic clients").
    */
   readonly countTokens?: (body: unknown, signal: AbortSignal) => Promise<Response>;
+  /**
+   * The native transport of its text requests, for the provider types verdict speaks to itself (docs/design.md,
+   * "Native wire formats"); absent, every call goes through the AI SDK model.
+   */
+  readonly native?: NativeTransport;
 }
 
 /** Anthropic's API root when a provider sets no base URL (the AI SDK's default too). */
@@ -190,9 +197,39 @@ export function createProviderModels(
     id: built.id,
     type: built.type,
     baseURL: built.baseURL,
-    ...omitUndefined({ videoRun: built.videoRun, countTokens: built.countTokens }),
+    ...omitUndefined({
+      videoRun: built.videoRun,
+      countTokens: built.countTokens,
+      native: nativeTransportOf(id, settings, env, built, fetch),
+    }),
     ...omitUndefined(makers),
   };
+}
+
+/**
+ * The native transport of a configured provider whose type has a native route (docs/design.md, "Native wire
+ * formats"), with the same base URL, key and headers as its AI SDK provider; `undefined` otherwise, or when it has
+ * no base URL to call.
+ */
+function nativeTransportOf(
+  id: string,
+  settings: ProviderSettings,
+  env: Readonly<Record<string, string | undefined>>,
+  built: ProviderModels,
+  fetch: typeof globalThis.fetch | undefined,
+): NativeTransport | undefined {
+  if (built.text === undefined) return undefined;
+  const route = wireRouteOf({ id, type: built.type, api: settings.api });
+  const baseURL = built.baseURL ?? route?.defaultBaseURL;
+  if (route === undefined || baseURL === undefined) return undefined;
+  const keyEnv = keyEnvOf(id, settings);
+  const key = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]) ?? '';
+  return createNativeTransport(route, {
+    baseURL,
+    key,
+    headers: settings.headers,
+    fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
+  });
 }
 
 /**

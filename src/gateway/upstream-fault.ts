@@ -42,6 +42,14 @@ export function findUpstreamFault(error: unknown): UpstreamFault | undefined {
  * what `verdict/unified/ai-sdk` makes of the AI SDK's error.
  */
 export function attemptFailure(error: unknown, adapter: AiSdkOptions): UnifiedFailure {
+  // A native attempt's failure is already the normalizer's envelope of the provider's answer.
+  const envelope = (error as { envelope?: unknown } | null)?.envelope;
+  if (error instanceof Error && error.name === 'VerdictWireFailure' && envelope !== undefined) {
+    const failure = envelope as UnifiedFailure;
+    const modelId = adapter.model?.modelId;
+    if (typeof modelId !== 'string' || failure.metadata.model !== undefined) return failure;
+    return { ...failure, metadata: { ...failure.metadata, model: modelId } };
+  }
   const fault = findUpstreamFault(error) ?? downloadFault(error);
   if (fault === undefined) return fromAiSdkError(error, adapter);
   const modelId = adapter.model?.modelId;

@@ -6,6 +6,11 @@
 export { checkHttpCoherence, type HttpCoherence } from './check-http-coherence.js';
 export { canonicalMediaType, classifyMedia, type MediaKind, mediaTypeFromName } from './classify-media.js';
 export {
+  createEventStreamParser,
+  type EventStreamParser,
+  type EventStreamStep,
+} from './create-event-stream-parser.js';
+export {
   createUnifiedFailure,
   createUnifiedSuccess,
   type UnifiedFailureInput,
@@ -31,6 +36,7 @@ export {
   type NormalizeResponseInput,
   type NormalizeStreamInput,
   normalizeLimitExceeded,
+  normalizeParsedStream,
   normalizeResponse,
   normalizeStream,
   STREAM_FORMATS,

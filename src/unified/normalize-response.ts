@@ -1,6 +1,6 @@
 import { assembleFailure, assembleSuccess } from './assemble-output.js';
 import { type HeadersLike, headerValue } from './header-value.js';
-import { parseEventStream } from './parse-event-stream.js';
+import { type EventStreamParse, parseEventStream } from './parse-event-stream.js';
 import { anthropicMessages } from './providers/anthropic.js';
 import { bedrockConverse } from './providers/bedrock.js';
 import { bedrockInvoke } from './providers/bedrock-invoke.js';
@@ -21,7 +21,12 @@ import { openAiCompatibleChat } from './providers/openai-compatible.js';
 import { openAiCompletions } from './providers/openai-completions.js';
 import { openAiResponses } from './providers/openai-responses.js';
 import { openRouterChat } from './providers/openrouter.js';
-import { type FailureOutcome, type Outcome, ShapeError } from './providers/provider-outcome.js';
+import {
+  type FailureOutcome,
+  type Outcome,
+  ShapeError,
+  StreamCutError,
+} from './providers/provider-outcome.js';
 import { replicatePrediction } from './providers/replicate.js';
 import { readBody } from './read-body.js';
 import type { StreamLimitExceeded, StreamMeter } from './stream-limits.js';
@@ -180,13 +185,12 @@ export function normalizeResponse(input: NormalizeResponseInput): UnifiedOutput 
 /**
  * Turn a captured stream (OpenAI Chat chunks, OpenAI Responses events, Anthropic events, Gemini chunks) into the
  * same envelope as the equivalent non-streaming response; an error event anywhere yields a failure, and a stream
- * that stops before its end yields `INVALID_PROVIDER_RESPONSE`. Never throws.
+ * that stops before its end-of-answer event yields `INVALID_PROVIDER_RESPONSE` with `details.reason:
+ * "no_end_of_answer"`, retryable. Never throws.
  */
 export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
   return run(input, (spec, context) => {
-    if (spec.assembleStream === undefined) {
-      return invalidRequest(`The format ${input.format} does not stream; use normalizeResponse.`);
-    }
+    if (spec.assembleStream === undefined) return notStreamed(input.format);
     let raw = input.events;
     if (raw instanceof Uint8Array) {
       // Bytes in a binary framing (Bedrock's AWS event-stream) decode to events; other bytes are UTF-8 text.
@@ -197,23 +201,40 @@ export function normalizeStream(input: NormalizeStreamInput): UnifiedOutput {
     // A stream request refused before streaming answers with an ordinary error body (often pretty-printed JSON or
     // an HTML page from a proxy), read like the error body of normalizeResponse.
     if (context.status >= 400) return refusedStream(spec, raw, context.status, context.headers);
-    let events: readonly unknown[];
-    if (typeof raw === 'string') {
-      const parsed = parseEventStream(raw);
-      if (!parsed.ok) throw new ShapeError(parsed.message);
-      events = parsed.events;
-    } else {
-      events = raw.flatMap((event) => {
-        if (typeof event !== 'string') return [event];
-        if (event.trim() === '[DONE]') return [];
-        const read = readBody(event);
-        if (!read.ok) throw new ShapeError(`A stream event is not JSON: ${read.message}`);
-        return [read.value];
-      });
-    }
-    const assembly = spec.assembleStream(events);
-    return assembly.kind === 'body' ? spec.parseSuccess(assembly.body, context) : assembly;
+    if (typeof raw === 'string') return assembleParsed(spec, context, parseEventStream(raw));
+    const events = raw.flatMap((event) => {
+      if (typeof event !== 'string') return [event];
+      if (event.trim() === '[DONE]') return [];
+      const read = readBody(event);
+      if (!read.ok) throw new ShapeError(`A stream event is not JSON: ${read.message}`);
+      return [read.value];
+    });
+    return assembleParsed(spec, context, { ok: true, events });
   });
+}
+
+/**
+ * The envelope of a stream already read into its events by the event-stream parser (the gateway's live path
+ * reads them incrementally with `createEventStreamParser`): the same folding as {@link normalizeStream}, for a
+ * 2xx stream. Never throws.
+ */
+export function normalizeParsedStream(input: NormalizeContext & { parsed: EventStreamParse }): UnifiedOutput {
+  return run(input, (spec, context) =>
+    spec.assembleStream === undefined
+      ? notStreamed(input.format)
+      : assembleParsed(spec, context, input.parsed),
+  );
+}
+
+function notStreamed(format: UnifiedFormat): FailureOutcome & { system: true } {
+  return invalidRequest(`The format ${format} does not stream; use normalizeResponse.`);
+}
+
+/** The body or failure of a parsed stream; throws ShapeError when it is not understood. */
+function assembleParsed(spec: FormatSpec, context: ParseContext, parsed: EventStreamParse): Outcome {
+  if (!parsed.ok) throw new ShapeError(parsed.message);
+  const assembly = (spec.assembleStream as NonNullable<FormatSpec['assembleStream']>)(parsed.events);
+  return assembly.kind === 'body' ? spec.parseSuccess(assembly.body, context) : assembly;
 }
 
 /** The failure of a stream refused with an HTTP error status: its body is the whole text, or the first event. */
@@ -292,6 +313,15 @@ function run(input: NormalizeContext, parse: Parse): UnifiedOutput {
     // Parsers throw ShapeError for bodies they cannot understand: the provider's fault. Anything else thrown is a
     // bug of the parser, said as one; normalizing never throws (see docs/unified.md).
     if (!(error instanceof ShapeError)) return parserBug(input.format, error, base);
+    if (error instanceof StreamCutError) {
+      return assembleFailure(
+        provider,
+        'INVALID_PROVIDER_RESPONSE',
+        `The ${input.format} stream ended before the answer was complete. ${error.message}`,
+        { http_status: status, reason: 'no_end_of_answer', is_retryable: true },
+        base,
+      );
+    }
     return assembleFailure(
       provider,
       'INVALID_PROVIDER_RESPONSE',

@@ -43,6 +43,8 @@ import {
   writeEnvelopeEvents,
 } from '../surfaces/surface.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
+import { callNative, type NativeStream, startNativeStream } from '../wire/call-native.js';
+import type { WireDelta, WireRequest } from '../wire/wire-format.js';
 import { serveCall, withPlace } from './serve-call.js';
 
 /** A text request checked against its targets: each target's AI SDK call options and the answer's check. */
@@ -51,6 +53,11 @@ interface PreparedText {
   calls: Map<string, ChatCall>;
   /** The structured-output check, when the request asks for JSON. */
   objects: ObjectCheck | undefined;
+  /**
+   * The provider requests of the targets spoken to natively, by target label (docs/design.md, "Native wire
+   * formats"); a target without one goes through the AI SDK.
+   */
+  natives: Map<string, WireRequest>;
 }
 
 /**
@@ -74,15 +81,25 @@ function prepareText(
   const objects = createObjectCheck(body.response_format);
   if (!objects.ok) return refuse(objects.problems);
   const calls = new Map<string, ChatCall>();
+  const natives = new Map<string, WireRequest>();
   const resolved = runtime.resolve(body.model, 'text', traceId);
   for (const target of resolved.ok ? resolved.targets : []) {
     const family = chatFamilyOf(target.provider.type, target.model.provider);
+    // The request model's checks hold for both transports: what a target cannot take is refused here.
     const translated = toChatCall(body, target.provider.id, family);
     if (!translated.ok)
       return refuse(translated.problems, { provider: target.provider.id, target: target.label });
     calls.set(target.label, translated.call);
+    const native = target.provider.native;
+    if (native === undefined) continue;
+    const built = native.route.wire.buildRequest(body, {
+      provider: target.provider.id,
+      type: target.provider.type,
+      modelId: target.modelId,
+    });
+    if (built.ok) natives.set(target.label, built.request);
   }
-  return { ok: true, prepared: { calls, objects: objects.check } };
+  return { ok: true, prepared: { calls, objects: objects.check, natives } };
 }
 
 /** The AI SDK call options of one attempt: the translated request, the model and the transport. */
@@ -97,6 +114,22 @@ function textCall(prepared: PreparedText, input: AttemptInput<ModelOf<'text'>>) 
     abortSignal: input.signal,
     headers: input.headers,
   };
+}
+
+/** The facts of one native attempt. */
+function nativeCall(input: AttemptInput<ModelOf<'text'>>, traceId: string) {
+  return { provider: input.target.provider.id, traceId, signal: input.signal, headers: input.headers };
+}
+
+/**
+ * A native envelope's reasoning is kept only when the request asked for reasoning, as on the AI SDK path
+ * (docs/gateway.md, "Reasoning").
+ */
+function nativeReasoning(body: TextRequest, envelope: UnifiedOutput): UnifiedOutput {
+  if (!envelope.success || reasoningOf(body, 'asked') !== undefined || !('reasoning' in envelope.metadata))
+    return envelope;
+  const { reasoning: _reasoning, ...metadata } = envelope.metadata;
+  return { ...envelope, metadata };
 }
 
 /** The draft of a text answer: structured output checked, reasoning kept apart from the content. */
@@ -143,15 +176,30 @@ function serveText(
     route: 'text',
     model: body.model,
     maxOutputTokens: body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens,
-    call: (input) => generateText(textCall(prepared, input)),
+    call: async (input): Promise<TextResult> => {
+      const wire = prepared.natives.get(input.target.label);
+      const native = input.target.provider.native;
+      if (wire !== undefined && native !== undefined) {
+        return { native: await callNative(native, wire, nativeCall(input, c.get('traceId'))) };
+      }
+      return { sdk: await generateText(textCall(prepared, input)) };
+    },
     convert: (result, options) => {
-      const answer = fromGenerateText(result, options);
+      const answer =
+        'native' in result ? nativeReasoning(body, result.native) : fromGenerateText(result.sdk, options);
       // Charged before the structured-output check: an answer that fails it was still generated.
       if (answer.success) noteCharge(facts, answer.usage);
-      return finishText(prepared, answer, reasoningOf(body, result.reasoningText));
+      return finishText(
+        prepared,
+        answer,
+        'native' in result ? undefined : reasoningOf(body, result.sdk.reasoningText),
+      );
     },
   });
 }
+
+/** A plain answer: the native envelope, or the AI SDK's result. */
+type TextResult = { native: UnifiedOutput } | { sdk: Awaited<ReturnType<typeof generateText>> };
 
 /** Characters of a request's prompt (system, input and messages as sent), for an estimate of its tokens. */
 function promptCharacters(body: TextRequest): number {
@@ -341,6 +389,57 @@ function streamReasoning(started: StartedStream): PromiseLike<string | undefined
   return started.result.finishReason.then(() => started.end).then((event) => event.reasoningText);
 }
 
+/** A started stream: native, or through the AI SDK. */
+type StartedText = { native: NativeStream } | { sdk: StartedStream };
+
+/** Writes one delta of a native stream as the event the AI SDK path writes for the same part. */
+function writeDelta(delta: WireDelta, write: TextStreamWrite): Promise<void> | void {
+  switch (delta.type) {
+    case 'text':
+      return write('delta', { text: delta.text });
+    case 'tool_call_start':
+      return write('tool_call_start', { id: delta.id, name: delta.name });
+    case 'tool_call_delta':
+      return write('tool_call_delta', { id: delta.id, arguments: delta.arguments });
+    case 'reasoning':
+      // Reasoning reaches the client in the envelope's metadata only, as on the AI SDK path.
+      return undefined;
+  }
+}
+
+/**
+ * Relay a started native stream to the client, delta by delta, and give the envelope of the whole answer: the
+ * normalizer's fold of its events, or the failure that stopped it (a bound passed, the deadline, the client gone).
+ */
+async function relayNative(
+  stream: NativeStream,
+  adapter: Parameters<typeof attemptFailure>[1],
+  signal: AbortSignal,
+  write: (delta: WireDelta) => Promise<void>,
+): Promise<UnifiedOutput> {
+  try {
+    for (const delta of stream.head) await write(delta);
+    for (;;) {
+      const next = await stream.rest.next();
+      if (next.done === true) return next.value;
+      for (const delta of next.value) await write(delta);
+    }
+  } catch (error) {
+    stream.cancel(error);
+    if (signal.aborted && findUpstreamFault(error) === undefined) {
+      // The client went away; the deadline and the gateway's stop are said by the caller, which knows them.
+      return assembleFailure(
+        'system',
+        'REQUEST_TIMEOUT',
+        'The client closed the request before the answer.',
+        {},
+        { trace_id: adapter.traceId ?? '' },
+      );
+    }
+    return attemptFailure(error, adapter);
+  }
+}
+
 /**
  * `POST /v1/text` with `"stream": true`: server-sent events `delta` (`{"text": …}`) then one `envelope` event
  * holding the complete envelope, equal to the unstreamed answer. A failure before the first text is answered
@@ -371,7 +470,14 @@ function serveTextStream(
         traceId,
         reliability: runtime.reliability('text'),
         clientSignal: clientGone.signal,
-        call: (input) => startStream(prepared, input),
+        call: async (input): Promise<StartedText> => {
+          const wire = prepared.natives.get(input.target.label);
+          const native = input.target.provider.native;
+          if (wire !== undefined && native !== undefined) {
+            return { native: await startNativeStream(native, wire, nativeCall(input, traceId)) };
+          }
+          return { sdk: await startStream(prepared, input) };
+        },
         queuedMs: place.queuedMs,
         stopSignal: runtime.stopSignal,
         traceFlags: traceFlagsOf(c.req.header('traceparent'), traceId),
@@ -415,11 +521,20 @@ function serveTextStream(
         };
         let streamed = 0;
         try {
-          envelope = await fromStreamText(streamView(started, write), adapter, (text) => {
-            streamed += text.length;
-            return write('delta', { text });
-          });
-          if (started.fault !== undefined) envelope = attemptFailure(started.fault, adapter);
+          if ('native' in started) {
+            envelope = await relayNative(started.native, adapter, outcome.signal, async (delta) => {
+              if (delta.type === 'text') streamed += delta.text.length;
+              await writeDelta(delta, write);
+            });
+            envelope = nativeReasoning(body, envelope);
+          } else {
+            const sdk = started.sdk;
+            envelope = await fromStreamText(streamView(sdk, write), adapter, (text) => {
+              streamed += text.length;
+              return write('delta', { text });
+            });
+            if (sdk.fault !== undefined) envelope = attemptFailure(sdk.fault, adapter);
+          }
           // Every stream that got this far is charged: what the provider reported, else an estimate of the text
           // sent so far and of the prompt (a client that drops before the last event pays for what it read).
           noteCharge(
@@ -432,7 +547,8 @@ function serveTextStream(
                 },
           );
           if (envelope.success) {
-            envelope = finishText(prepared, envelope, reasoningOf(body, await streamReasoning(started)));
+            const reasoning = 'native' in started ? undefined : await streamReasoning(started.sdk);
+            envelope = finishText(prepared, envelope, reasoningOf(body, reasoning));
           }
           if (outcome.stopped()) {
             envelope = stoppedFailure(traceId);

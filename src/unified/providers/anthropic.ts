@@ -17,6 +17,7 @@ import {
   parseStreamedToolInput,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -215,7 +216,7 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         break;
     }
   }
-  if (message === undefined || !stopped) throw new ShapeError('The stream ended before message_stop.');
+  if (message === undefined || !stopped) throw new StreamCutError('The stream ended before message_stop.');
   blocks.forEach((block, index) => {
     const json = partialJson[index];
     if (block.type === 'tool_use' && json !== undefined)

@@ -15,6 +15,7 @@ import {
   optionalString,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -269,7 +270,7 @@ function assembleInvokeStream(events: readonly unknown[]): StreamAssembly {
     }
   }
   if (typeof stop !== 'string')
-    throw new ShapeError('The stream ended before the model sent its stop reason.');
+    throw new StreamCutError('The stream ended before the model sent its stop reason.');
   const extra = metrics === undefined ? {} : { [INVOCATION_METRICS]: metrics };
   const bodies: Record<Exclude<Family, 'nova'>, Json> = {
     titan: omitUndefined({

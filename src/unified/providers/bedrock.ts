@@ -19,6 +19,7 @@ import {
   parseStreamedToolInput,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
   type UnifiedErrorCode,
 } from './provider-outcome.js';
@@ -276,7 +277,7 @@ export function assembleConverseStream(events: readonly unknown[]): StreamAssemb
     if (isJsonObject(item.metadata)) metadataEvent = item.metadata;
   }
   if (!started && !stopped) throw new ShapeError('The stream holds no ConverseStream event.');
-  if (!stopped) throw new ShapeError('The stream ended before messageStop.');
+  if (!stopped) throw new StreamCutError('The stream ended before messageStop.');
   const content = drafts.filter(Boolean).map((draft): Json => {
     if (draft.toolUse !== undefined) {
       const { toolUseId, name, input } = draft.toolUse;

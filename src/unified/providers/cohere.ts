@@ -16,6 +16,7 @@ import {
   optionalString,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -264,7 +265,7 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
         break;
     }
   }
-  throw new ShapeError('The stream ended before `message-end` (v2) or `stream-end` (v1).');
+  throw new StreamCutError('The stream ended before `message-end` (v2) or `stream-end` (v1).');
 }
 
 /** `cohere.chat`: Cohere's Chat API, v2 (`/v2/chat`) and v1 (`/v1/chat`) bodies and their streams. */

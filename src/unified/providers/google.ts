@@ -18,6 +18,7 @@ import {
   optionalString,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -271,7 +272,7 @@ function assembleGenerateContentStream(events: readonly unknown[]): StreamAssemb
   const blocked =
     isJsonObject(merged.promptFeedback) && typeof merged.promptFeedback.blockReason === 'string';
   if (!blocked && candidate?.finishReason === undefined)
-    throw new ShapeError('The stream ended before a finishReason.');
+    throw new StreamCutError('The stream ended before a finishReason.');
   const candidates =
     candidate === undefined ? [] : [{ ...candidate, content: { role: 'model', parts: parts.finish() } }];
   return { kind: 'body', body: { ...merged, candidates } };

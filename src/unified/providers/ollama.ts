@@ -13,6 +13,7 @@ import {
   optionalString,
   type ReportedUsage,
   ShapeError,
+  StreamCutError,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -149,7 +150,7 @@ function assembleOllamaStream(kind: 'chat' | 'generate') {
         return { kind: 'body', body };
       }
     }
-    throw new ShapeError('The stream ended before a line with `done: true`.');
+    throw new StreamCutError('The stream ended before a line with `done: true`.');
   };
 }
 

@@ -14,6 +14,7 @@ import {
   optionalLabel,
   optionalString,
   ShapeError,
+  StreamCutError,
 } from './provider-outcome.js';
 
 /** Chat Completions `finish_reason` values and what they normalize to; unknown values are `other`. */
@@ -260,7 +261,7 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
     if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
     if (choice.error !== undefined) choiceError = choice.error;
   }
-  if (finish === undefined) throw new ShapeError('The stream ended before a choice finished.');
+  if (finish === undefined) throw new StreamCutError('The stream ended before a choice finished.');
   const message = omitUndefined({
     role: 'assistant',
     content: content ?? null,

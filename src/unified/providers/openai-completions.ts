@@ -12,6 +12,7 @@ import {
   optionalLabel,
   optionalString,
   ShapeError,
+  StreamCutError,
 } from './provider-outcome.js';
 
 /** Legacy Completions `finish_reason` values and what they normalize to; unknown values are `other`. */
@@ -66,7 +67,7 @@ function assembleCompletionStream(events: readonly unknown[]): StreamAssembly {
     if (typeof choice.text === 'string') text += choice.text;
     if (typeof choice.finish_reason === 'string') finish = choice.finish_reason;
   }
-  if (finish === undefined) throw new ShapeError('The stream ended before a choice finished.');
+  if (finish === undefined) throw new StreamCutError('The stream ended before a choice finished.');
   return {
     kind: 'body',
     body: { ...root, object: 'text_completion', choices: [{ index: 0, text, finish_reason: finish }] },

@@ -13,6 +13,7 @@ import {
   optionalLabel,
   optionalString,
   ShapeError,
+  StreamCutError,
 } from './provider-outcome.js';
 
 /**
@@ -148,7 +149,9 @@ function assembleResponsesStream(events: readonly unknown[]): StreamAssembly {
       return { kind: 'body', body: expectObject(item.response, `\`${item.type}\`.response`) };
     }
   }
-  throw new ShapeError('The stream ended before response.completed, response.incomplete or response.failed.');
+  throw new StreamCutError(
+    'The stream ended before response.completed, response.incomplete or response.failed.',
+  );
 }
 
 /** `openai.responses`: the OpenAI Responses API. */

@@ -17,6 +17,7 @@ import {
   optionalLabel,
   optionalString,
   ShapeError,
+  StreamCutError,
 } from './provider-outcome.js';
 
 const OPENAI_REQUEST_ID = ['x-request-id'] as const;
@@ -157,7 +158,7 @@ function assembleImageStream(events: readonly unknown[]): StreamAssembly {
       last = item;
     }
   }
-  if (last === undefined) throw new ShapeError('The stream ended before an image was completed.');
+  if (last === undefined) throw new StreamCutError('The stream ended before an image was completed.');
   return {
     kind: 'body',
     body: omitUndefined({
@@ -225,7 +226,7 @@ function assembleSpeechStream(events: readonly unknown[]): StreamAssembly {
       return { kind: 'body', body: new StreamedSpeech(bytes, item.usage) };
     }
   }
-  throw new ShapeError('The stream ended before `speech.audio.done`.');
+  throw new StreamCutError('The stream ended before `speech.audio.done`.');
 }
 
 /**
@@ -246,7 +247,7 @@ function assembleTranscriptionStream(events: readonly unknown[]): StreamAssembly
       };
     }
   }
-  throw new ShapeError('The stream ended before `transcript.text.done`.');
+  throw new StreamCutError('The stream ended before `transcript.text.done`.');
 }
 
 /** `openai.speech`: `/v1/audio/speech`, whose successful body is audio bytes, or its SSE stream. */

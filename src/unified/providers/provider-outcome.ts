@@ -56,6 +56,18 @@ export class ShapeError extends Error {
   }
 }
 
+/**
+ * Thrown by stream assemblers when a stream ends without its end-of-answer event (the connection closed
+ * mid-answer): `INVALID_PROVIDER_RESPONSE` with `details.reason: "no_end_of_answer"`, worth another attempt
+ * (docs/unified.md, "Streams").
+ */
+export class StreamCutError extends ShapeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamCutError';
+  }
+}
+
 /** A plain JSON object. */
 export type Json = Record<string, unknown>;
 
