@@ -193,10 +193,12 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
     const part = expectObject(entry, 'A part');
     // Thought summaries are reasoning, not the answer; their tokens are already counted as output.
     if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
+    // Gemini API calls carry no id unless asked to; one by the call's place in the answer (`call_0`…) lets a
+    // client tie its tool result to the call (docs/unified.md, "Tool calls").
     if (isJsonObject(part.functionCall))
       calls.push(
         omitUndefined({
-          id: part.functionCall.id,
+          id: typeof part.functionCall.id === 'string' ? part.functionCall.id : `call_${calls.length}`,
           name: part.functionCall.name,
           arguments: part.functionCall.args,
         }),
