@@ -47,6 +47,20 @@ function checkContent(content: readonly unknown[]): void {
   }
 }
 
+/**
+ * Checks the tool calls of a native answer (its envelope's `metadata.tool_calls`, arguments as JSON text or a
+ * value) against the same bounds; throws the {@link UpstreamFault} of the first one passed.
+ */
+export function checkToolCalls(calls: readonly unknown[]): void {
+  if (calls.length > MAX_TOOL_CALLS) throw callsFault();
+  for (const call of calls) checkDepth((call as { arguments?: unknown } | null)?.arguments);
+}
+
+/** The fault of a stream whose tool calls passed {@link MAX_TOOL_CALLS}, for a reader that counts them itself. */
+export function toolCallsFault(): UpstreamFault {
+  return callsFault();
+}
+
 /** Counts the tool calls of a stream as they come; the stream fails at the first one past the bound. */
 function createStreamBound(): TransformStream<unknown, unknown> {
   let calls = 0;

@@ -103,8 +103,8 @@ describe('the gateway in front of a faulty provider', () => {
         success: false,
         provider,
         error: {
-          code: 'PROVIDER_UNAVAILABLE',
-          message: 'The connection closed before the answer was complete.',
+          code: 'INVALID_PROVIDER_RESPONSE',
+          details: { reason: 'no_end_of_answer', is_retryable: true },
         },
       });
     }
@@ -119,15 +119,15 @@ describe('the gateway in front of a faulty provider', () => {
     }
   });
 
-  test('a connection reset mid-stream ends the stream with PROVIDER_UNAVAILABLE', async () => {
+  test('a connection reset mid-stream ends the stream as a cut stream: INVALID_PROVIDER_RESPONSE', async () => {
     const { gateway } = gatewayFor();
     const response = await gateway.request('/v1/text', text('faulty:reset-mid-stream', { stream: true }));
     const { envelope } = readStreamEnvelope(await response.text());
     expect(envelope).toMatchObject({
       success: false,
       error: {
-        code: 'PROVIDER_UNAVAILABLE',
-        message: 'The connection closed before the answer was complete.',
+        code: 'INVALID_PROVIDER_RESPONSE',
+        details: { reason: 'no_end_of_answer', is_retryable: true },
       },
     });
   });
@@ -262,7 +262,10 @@ describe('a Gemini stream', () => {
         await (await gateway.request('/v1/text', text('google:gemini-2.5-flash', { stream: true }))).text(),
       ).envelope;
     replay.enqueue({ headers: { 'content-type': 'text/event-stream' }, sse: chunk({}) });
-    expect(await ask()).toMatchObject({ success: false, error: { code: 'PROVIDER_UNAVAILABLE' } });
+    expect(await ask()).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_PROVIDER_RESPONSE', details: { reason: 'no_end_of_answer' } },
+    });
     replay.enqueue({
       headers: { 'content-type': 'text/event-stream' },
       sse: chunk({ finishReason: 'STOP' }),

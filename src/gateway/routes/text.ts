@@ -9,7 +9,7 @@ import {
 } from '../../unified/ai-sdk.js';
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { boundAnswers } from '../bound-answer.js';
+import { boundAnswers, checkToolCalls } from '../bound-answer.js';
 import { buildEnvelope, withMetadata } from '../build-envelope.js';
 import { type StreamRecorder, serveThroughCache, textCacheSubject } from '../cache/serve-through-cache.js';
 import {
@@ -44,6 +44,7 @@ import {
 } from '../surfaces/surface.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
 import { callNative, type NativeStream, startNativeStream } from '../wire/call-native.js';
+import { withParsedToolArguments } from '../wire/parse-tool-arguments.js';
 import type { WireDelta, WireRequest } from '../wire/wire-format.js';
 import { serveCall, withPlace } from './serve-call.js';
 
@@ -122,14 +123,22 @@ function nativeCall(input: AttemptInput<ModelOf<'text'>>, traceId: string) {
 }
 
 /**
- * A native envelope's reasoning is kept only when the request asked for reasoning, as on the AI SDK path
- * (docs/gateway.md, "Reasoning").
+ * The draft of a native answer, as the gateway answers on either path: tool-call arguments parsed
+ * (docs/gateway.md, "Tool calls") and reasoning kept only when the request asked for it ("Reasoning").
  */
-function nativeReasoning(body: TextRequest, envelope: UnifiedOutput): UnifiedOutput {
+function nativeDraft(body: TextRequest, normalized: UnifiedOutput): UnifiedOutput {
+  const envelope = withParsedToolArguments(normalized);
   if (!envelope.success || reasoningOf(body, 'asked') !== undefined || !('reasoning' in envelope.metadata))
     return envelope;
   const { reasoning: _reasoning, ...metadata } = envelope.metadata;
   return { ...envelope, metadata };
+}
+
+/** Checks a native success's tool calls against the answer bounds; throws the fault of one passed. */
+function checkNativeAnswer(envelope: UnifiedOutput): UnifiedOutput {
+  const calls = envelope.success ? envelope.metadata.tool_calls : undefined;
+  if (Array.isArray(calls)) checkToolCalls(calls);
+  return envelope;
 }
 
 /** The draft of a text answer: structured output checked, reasoning kept apart from the content. */
@@ -180,13 +189,15 @@ function serveText(
       const wire = prepared.natives.get(input.target.label);
       const native = input.target.provider.native;
       if (wire !== undefined && native !== undefined) {
-        return { native: await callNative(native, wire, nativeCall(input, c.get('traceId'))) };
+        return {
+          native: checkNativeAnswer(await callNative(native, wire, nativeCall(input, c.get('traceId')))),
+        };
       }
       return { sdk: await generateText(textCall(prepared, input)) };
     },
     convert: (result, options) => {
       const answer =
-        'native' in result ? nativeReasoning(body, result.native) : fromGenerateText(result.sdk, options);
+        'native' in result ? nativeDraft(body, result.native) : fromGenerateText(result.sdk, options);
       // Charged before the structured-output check: an answer that fails it was still generated.
       if (answer.success) noteCharge(facts, answer.usage);
       return finishText(
@@ -421,7 +432,7 @@ async function relayNative(
     for (const delta of stream.head) await write(delta);
     for (;;) {
       const next = await stream.rest.next();
-      if (next.done === true) return next.value;
+      if (next.done === true) return checkNativeAnswer(next.value);
       for (const delta of next.value) await write(delta);
     }
   } catch (error) {
@@ -526,7 +537,7 @@ function serveTextStream(
               if (delta.type === 'text') streamed += delta.text.length;
               await writeDelta(delta, write);
             });
-            envelope = nativeReasoning(body, envelope);
+            envelope = nativeDraft(body, envelope);
           } else {
             const sdk = started.sdk;
             envelope = await fromStreamText(streamView(sdk, write), adapter, (text) => {

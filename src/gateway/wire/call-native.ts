@@ -1,5 +1,6 @@
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedFailure, UnifiedOutput } from '../../unified/types.js';
+import { MAX_TOOL_CALLS, toolCallsFault } from '../bound-answer.js';
 import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
 import { findUpstreamFault } from '../upstream-fault.js';
 import type { WireDelta, WireReadContext, WireRequest } from './wire-format.js';
@@ -201,16 +202,26 @@ export async function startNativeStream(
   };
   const head: WireDelta[] = [];
   let ended: UnifiedOutput | undefined;
+  let calls = 0;
+  /** The deltas of a chunk, with the stream's tool calls counted against their bound. */
+  const push = (chunk: Uint8Array): WireDelta[] => {
+    const deltas = reader.push(chunk);
+    for (const delta of deltas)
+      if (delta.type === 'tool_call_start' && ++calls > MAX_TOOL_CALLS) throw toolCallsFault();
+    return deltas;
+  };
   try {
-    while (head.length === 0) {
+    // The answer is committed to this target at its first text, as on the AI SDK path: tool calls before it
+    // are held, so that a failure among them is still retried or falls back.
+    while (!head.some((delta) => delta.type === 'text')) {
       const next = await read();
       if ('end' in next) {
         ended = settled(next.end, headers);
         break;
       }
-      head.push(...reader.push(next.chunk));
-      // An error event before any delta fails the attempt; after one, the client heard part of this answer.
-      const failure = head.length === 0 ? reader.failure() : undefined;
+      head.push(...push(next.chunk));
+      // An error event before the first text fails the attempt; after it, the client hears part of this answer.
+      const failure = head.some((delta) => delta.type === 'text') ? undefined : reader.failure();
       if (failure !== undefined && !failure.success) throw new WireFailure(failure, headers);
     }
   } catch (error) {
@@ -222,7 +233,7 @@ export async function startNativeStream(
     for (;;) {
       const next = await read();
       if ('end' in next) return next.end;
-      const deltas = reader.push(next.chunk);
+      const deltas = push(next.chunk);
       if (deltas.length > 0) yield deltas;
     }
   }
