@@ -243,3 +243,96 @@ describe('/v1/text on the native path', () => {
     expect(meaningOf(envelope)).toEqual(meaningOf(normalizeFixture(fixture, TRACE_ID)));
   });
 });
+
+/** A structured answer, as each format's plain body carries the text `{"answer":…}`. */
+function structuredBody(format: string, text: string): unknown {
+  return format === 'openai.responses'
+    ? {
+        id: 'resp_s',
+        object: 'response',
+        status: 'completed',
+        model: 'gpt-4.1',
+        output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }],
+        usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 },
+      }
+    : {
+        candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8 },
+        modelVersion: 'gemini-2.5-flash',
+      };
+}
+
+const SCHEMA = {
+  type: 'object',
+  properties: { answer: { type: 'string' } },
+  required: ['answer'],
+  additionalProperties: false,
+};
+
+describe('structured output on the native path', () => {
+  test.each(Object.keys(TARGETS))(
+    '%s: the schema is asked for and the answer checked against it',
+    async (format) => {
+      const ask = {
+        model: TARGETS[format],
+        input: 'Two plus two?',
+        response_format: { type: 'json_schema', json_schema: { name: 'sum', schema: SCHEMA } },
+      };
+      replay.enqueue({ body: structuredBody(format, '{"answer":"4"}') });
+      const good = (await readEnvelope(await post(ask))).envelope;
+      expect(good).toMatchObject({ success: true, metadata: { object: { answer: '4' } } });
+      const sent = replay.requests[0]?.body as Record<string, unknown>;
+      expect(sent).toMatchObject(
+        format === 'openai.responses'
+          ? { text: { format: { type: 'json_schema', name: 'sum', schema: SCHEMA } } }
+          : { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: SCHEMA } },
+      );
+      replay.enqueue({ body: structuredBody(format, '{"answer":4}') });
+      const bad = (await readEnvelope(await post(ask))).envelope;
+      expect(bad).toMatchObject({ success: false, error: { code: 'INVALID_PROVIDER_RESPONSE' } });
+    },
+  );
+});
+
+describe('reasoning on the native path', () => {
+  test.each([
+    [
+      'google:gemini-2.5-flash',
+      'google.generate-content/success/text-with-thoughts.json',
+      'Thinking about rivers...',
+    ],
+    ['openai-responses:o3', undefined, 'The user adds two numbers.'],
+  ] as const)(
+    '%s: reasoning is kept apart from the answer when asked for',
+    async (model, path, reasoning) => {
+      const body =
+        path === undefined
+          ? {
+              id: 'resp_r',
+              object: 'response',
+              status: 'completed',
+              model: 'o3',
+              output: [
+                { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: reasoning }] },
+                { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Four.' }] },
+              ],
+              usage: { input_tokens: 5, output_tokens: 30, output_tokens_details: { reasoning_tokens: 20 } },
+            }
+          : loadFixtures().find((fixture) => fixture.name === path)?.body;
+      replay.enqueue({ body }, { body });
+      const asked = (await readEnvelope(await post({ model, input: 'Hi', reasoning_effort: 'high' })))
+        .envelope;
+      expect(asked).toMatchObject({ success: true, metadata: { reasoning } });
+      expect(asked.success && asked.content).not.toContain(reasoning);
+      const sent = replay.requests[0]?.body as Record<string, unknown>;
+      expect(sent).toMatchObject(
+        model.startsWith('google')
+          ? { generationConfig: { thinkingConfig: { thinkingBudget: 24_576 } } }
+          : { reasoning: { effort: 'high', summary: 'detailed' } },
+      );
+      const unasked = (await readEnvelope(await post({ model, input: 'Hi' }))).envelope;
+      expect(unasked.success).toBe(true);
+      expect(unasked.metadata).not.toHaveProperty('reasoning');
+    },
+  );
+});
