@@ -429,7 +429,7 @@ describe('streamed Messages', () => {
     });
     const events = parseSse(await response.text());
     expect(events.at(-1)?.event).toBe('error');
-    expect(JSON.parse(events.at(-1)?.data ?? '{}').error.verdict_code).toBe('PROVIDER_UNAVAILABLE');
+    expect(JSON.parse(events.at(-1)?.data ?? '{}').error.verdict_code).toBe('INVALID_PROVIDER_RESPONSE');
     expect(events.map((event) => event.event)).not.toContain('message_stop');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseEventStream, readHeaderLines } from '../../src/unified/index.js';
+import { createEventStreamParser, parseEventStream, readHeaderLines } from '../../src/unified/index.js';
 
 describe('parseEventStream', () => {
   test('reads SSE events with names, comments, CRLF and [DONE]', () => {
@@ -54,5 +54,54 @@ describe('readHeaderLines', () => {
   test('rejects a line without a valid name', () => {
     expect(readHeaderLines(['no colon here'])).toMatchObject({ ok: false, line: 'no colon here' });
     expect(readHeaderLines(['bad name: x'])).toMatchObject({ ok: false });
+  });
+});
+
+describe('createEventStreamParser', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  /** Feeds `pieces` in turn and gives every event the parser completed, in order. */
+  function feed(pieces: readonly (string | Uint8Array)[]): unknown[] {
+    const parser = createEventStreamParser();
+    const events: unknown[] = [];
+    for (const piece of pieces) {
+      const step = parser.push(piece);
+      if (!step.ok) throw new Error(step.message);
+      events.push(...step.events);
+    }
+    const last = parser.end();
+    if (!last.ok) throw new Error(last.message);
+    return [...events, ...last.events];
+  }
+
+  test('gives each event as soon as its blank line arrives, not before', () => {
+    const parser = createEventStreamParser();
+    expect(parser.push('data: {"a"')).toEqual({ ok: true, events: [] });
+    expect(parser.push(':1}\n')).toEqual({ ok: true, events: [] });
+    expect(parser.push('\ndata: {"b":2}\n\n')).toEqual({ ok: true, events: [{ a: 1 }, { b: 2 }] });
+    expect(parser.end()).toEqual({ ok: true, events: [] });
+  });
+
+  test('a CRLF split between two pieces ends one line, and a byte order mark is dropped', () => {
+    expect(feed(['\uFEFFdata: {"a":1}\r', '\n\r', '\ndata: {"b":2}\r\n\r\n'])).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  test('a character split between two byte pieces is read whole', () => {
+    const bytes = encode('data: {"text":"çé😀"}\n\n');
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      expect(feed([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual([{ text: 'çé😀' }]);
+    }
+  });
+
+  test('JSON lines and a JSON array are read in pieces too', () => {
+    expect(feed(['{"a":', '1}\n{"b"', ':2}'])).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(feed(['[{"a":1},', '\n{"b":2}]'])).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  test('an event that is not JSON fails that step and every later one', () => {
+    const parser = createEventStreamParser();
+    expect(parser.push('data: {oops\n\n')).toMatchObject({ ok: false, line: 1 });
+    expect(parser.push('data: {"a":1}\n\n')).toMatchObject({ ok: false, line: 1 });
+    expect(parser.end()).toMatchObject({ ok: false });
   });
 });

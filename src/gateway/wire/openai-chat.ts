@@ -16,7 +16,10 @@ import type { WireDelta, WireFormat, WireRequestBuild, WireTarget } from './wire
 
 /** Which members a dialect of Chat Completions takes beyond the common ones. */
 interface ChatDialect {
-  /** OpenAI's own API: `developer` messages, `max_completion_tokens`, `user`, `store`, `metadata`, `service_tier`. */
+  /**
+   * OpenAI's own API: `developer` messages and `max_completion_tokens` for its reasoning models, `json_schema`
+   * answers, `user`, `store`, `metadata`, `service_tier`.
+   */
   readonly openai: boolean;
   /** The member the sampling seed goes in: `seed`, or Mistral's `random_seed`. */
   readonly seed?: 'random_seed';
@@ -68,13 +71,13 @@ function userPart(part: ChatUserPart, index: number): JsonObject {
 }
 
 /** One message on the wire: the request's own shape, without the members that say nothing to the model. */
-function wireMessage(message: ChatMessage, dialect: ChatDialect): JsonObject {
+function wireMessage(message: ChatMessage, dialect: ChatDialect, reasoning: boolean): JsonObject {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: textOf(message.content) };
     case 'developer':
-      // Servers of the compatible family know no `developer` role; it is their system message.
-      return { role: dialect.openai ? 'developer' : 'system', content: textOf(message.content) };
+      // Only OpenAI's reasoning models take the `developer` role; for every other model it is a system message.
+      return { role: dialect.openai && reasoning ? 'developer' : 'system', content: textOf(message.content) };
     case 'user': {
       const { content } = message;
       if (typeof content === 'string') return { role: 'user', content };
@@ -121,7 +124,10 @@ function chatBody(
   if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
   const conversation = request.messages ?? request.input ?? '';
   if (typeof conversation === 'string') messages.push({ role: 'user', content: conversation });
-  else for (const message of conversation) messages.push(wireMessage(message, dialect));
+  else {
+    const reasoning = isReasoningModel(target.modelId);
+    for (const message of conversation) messages.push(wireMessage(message, dialect, reasoning));
+  }
   const body: Record<string, unknown> = { model: target.modelId, messages };
   const maxTokens = request.max_output_tokens ?? request.max_tokens ?? request.max_completion_tokens;
   // OpenAI's reasoning models take only `max_completion_tokens`; its other models and the compatible servers
@@ -156,7 +162,10 @@ function chatBody(
   if (request.parallel_tool_calls === false) body.parallel_tool_calls = false;
   const format = request.response_format;
   if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
-  else if (format?.type === 'json_schema') {
+  else if (format?.type === 'json_schema' && !dialect.openai) {
+    // The compatible servers are asked for JSON only, as the AI SDK asks them; the gateway checks the schema.
+    body.response_format = { type: 'json_object' };
+  } else if (format?.type === 'json_schema') {
     const spec = format.json_schema;
     body.response_format = {
       type: 'json_schema',
@@ -164,7 +173,8 @@ function chatBody(
         name: spec.name,
         ...(spec.description === undefined ? {} : { description: spec.description }),
         schema: spec.schema,
-        ...(spec.strict === undefined ? {} : { strict: spec.strict }),
+        // Strict unless the request says otherwise, as the AI SDK asks.
+        strict: spec.strict ?? true,
       },
     };
   }
