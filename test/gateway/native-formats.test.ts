@@ -336,3 +336,43 @@ describe('reasoning on the native path', () => {
     },
   );
 });
+
+describe('Responses stream deltas', () => {
+  test('two message items are heard as the answer joins them, with a blank line between', () => {
+    const message = (id: string, text: string) => [
+      { type: 'response.output_item.added', item: { id, type: 'message', role: 'assistant', content: [] } },
+      { type: 'response.output_text.delta', item_id: id, delta: text.slice(0, 3) },
+      { type: 'response.output_text.delta', item_id: id, delta: text.slice(3) },
+    ];
+    const output = (id: string, text: string) => ({
+      id,
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text }],
+    });
+    const events = [
+      ...message('msg_1', 'First part.'),
+      ...message('msg_2', 'Second part.'),
+      {
+        type: 'response.completed',
+        response: {
+          id: 'resp_1',
+          object: 'response',
+          status: 'completed',
+          output: [output('msg_1', 'First part.'), output('msg_2', 'Second part.')],
+          usage: { input_tokens: 1, output_tokens: 4 },
+        },
+      },
+    ];
+    const fixture: ProviderFixture = {
+      name: 'two-messages',
+      format: 'openai.responses',
+      expectation: 'success',
+      stream: true,
+      events,
+    };
+    const { deltas, envelope } = readLive(fixture);
+    expect(envelope).toMatchObject({ success: true, content: 'First part.\n\nSecond part.' });
+    expect(heard(deltas).text).toBe('First part.\n\nSecond part.');
+  });
+});
