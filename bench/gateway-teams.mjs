@@ -6,8 +6,9 @@
 // unprivileged user when run as root) and each concurrency, the same gateway answers N requests (default 5000,
 // after a warm-up) against a local mock provider in its own process, once per kind of key:
 //   static      a VERDICT_GATEWAY_KEYS key: no store query;
-//   stored      a vk_ key without limits: one key lookup;
-//   limited     a vk_ key with rpm, tpm and a budget: key lookup, atomic admission, token count at the end.
+//   stored      a vk_ key without limits: its record, cached a few seconds;
+//   limited     a vk_ key with rpm, tpm, a token budget and a dollar budget: its cached record, admission against
+//               the instance's leases of those limits, consumption written behind the answer.
 // It prints p50/p99 latency, throughput and this process's CPU per request (PostgreSQL's own CPU is not in it),
 // and the added p50/p99 of `limited` over `static`. Then the usage writer: records/s into each store, and its
 // peak queue while the store answers every batch 25 ms late.
@@ -115,7 +116,7 @@ async function openBenchStore(kind, postgres) {
     poolSize: 20,
   });
   await store.migrateStore(opened);
-  await opened.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+  await opened.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
   return opened;
 }
 
@@ -126,6 +127,8 @@ async function benchRequests(kind, postgres, mockPort) {
     rpm: 1_000_000_000,
     tpm: 1_000_000_000,
     budget_tokens: 1_000_000_000_000,
+    // A dollar budget too: each call's worst case is held in the instance's lease and settled at its cost.
+    budget_usd: 1_000_000_000,
     budget_period: 'month',
   });
   const gateway = createGateway({

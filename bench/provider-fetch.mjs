@@ -1,6 +1,6 @@
 // The CPU of one provider call through the AI SDK, by the `fetch` under the gateway's guarded provider fetch
 // (its bounds, redirects not followed): Node's global `fetch` against the gateway's provider fetch
-// (dist/gateway/provider-fetch.js: undici's `request` on a keep-alive pool, a streaming `Response`), plain and
+// (dist/gateway/ai-sdk/provider-fetch.js: undici's `request` on a keep-alive pool, a streaming `Response`), plain and
 // streamed. One fake OpenAI provider in its own process; the calls run in this process, whose CPU is read per
 // round, the two fetches interleaved, the order turning each round.
 //   node bench/provider-fetch.mjs [--calls N] [--rounds N] [--concurrency N] [--force]
@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
-import { createGuardedFetch } from '../dist/gateway/guarded-fetch.js';
-import { createProviderFetch } from '../dist/gateway/provider-fetch.js';
+import { createGuardedFetch } from '../dist/gateway/ai-sdk/guarded-fetch.js';
+import { createProviderFetch } from '../dist/gateway/ai-sdk/provider-fetch.js';
 import { checkQuietMachine, median, spread } from './quiet-machine.mjs';
 
 const args = process.argv.slice(2);

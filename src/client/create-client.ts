@@ -1,4 +1,4 @@
-import { ROUTE_TABLE } from '../gateway/route-table.js';
+import { ROUTE_TABLE } from '../gateway/basics/route-table.js';
 import { sleep } from '../sleep.js';
 import { assembleFailure } from '../unified/assemble-output.js';
 import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';

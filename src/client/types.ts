@@ -5,7 +5,7 @@ import type {
   textRequestSchema,
   transcriptionsRequestSchema,
   videosRequestSchema,
-} from '../gateway/request-schemas.js';
+} from '../gateway/request/request-schemas.js';
 import type { UsageBucket, UsageGroup } from '../gateway/store/query-usage.js';
 import type { UnifiedFailure, UnifiedSuccess } from '../unified/types.js';
 

@@ -2,13 +2,11 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { VerdictError } from '../errors.js';
 import { traceIdFrom } from '../unified/trace-id-from.js';
-import {
-  CACHE_NAMESPACE_HEADER,
-  CACHE_STATUS_HEADER,
-  CACHE_TTL_HEADER,
-} from './cache/serve-through-cache.js';
+import { createRedactor } from './basics/redact-secrets.js';
+import { ROUTE_KEYS, routeEntry, routeLabelOf } from './basics/route-table.js';
+import { StopNotice } from './basics/stop-notice.js';
+import { readOtelSettings } from './config/otel-settings.js';
 import { createRuntime } from './create-runtime.js';
-import { type GatewayEnv, respond, systemFailure } from './gateway-env.js';
 import {
   adminKeyOf,
   checkPriceOptions,
@@ -17,25 +15,30 @@ import {
   gatewayKeysOf,
   secretsOf,
 } from './gateway-options.js';
-import { GatewayMetrics } from './metrics.js';
 import { createKeylessGuard } from './middleware/keyless-guard.js';
+import type { GatewayTelemetry } from './middleware/load-telemetry.js';
 import { createRequestLog } from './middleware/request-log.js';
 import { createRequireKey } from './middleware/require-key.js';
 import { createSecurityHeaders } from './middleware/security-headers.js';
 import { createShutdownGuard } from './middleware/shutdown-guard.js';
 import { createTeams } from './middleware/teams.js';
 import { createTraceIdMiddleware } from './middleware/trace-id.js';
-import { readOtelSettings } from './observability/otel-settings.js';
-import type { GatewayTelemetry } from './observability/request-telemetry.js';
-import { createRedactor } from './redact-secrets.js';
-import { ROUTE_KEYS, routeEntry, routeLabelOf } from './route-table.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { createOpenApiDocument } from './openapi.js';
+import { type GatewayEnv, respond, systemFailure } from './pipeline/gateway-env.js';
+import { isSurfacePath } from './pipeline/renderer.js';
 import { registerProviderRoutes } from './routes/provider-routes.js';
+import {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+} from './routes/serve-through-cache.js';
 import { registerSystemRoutes } from './routes/system-routes.js';
+import { registerUsageRoutes } from './routes/usage-routes.js';
 import { COST_HEADER } from './spend/cost-header.js';
-import { StopNotice } from './stop-notice.js';
 import { ANTHROPIC_SURFACE } from './surfaces/anthropic/anthropic-surface.js';
 import { OPENAI_SURFACE } from './surfaces/openai/openai-surface.js';
-import { type DropInSurface, isSurfacePath } from './surfaces/surface.js';
+import type { DropInSurface } from './surfaces/surface.js';
 
 /** The headers the OpenAI SDK adds to every request, which a browser asks the gateway's leave to send. */
 const OPENAI_SDK_HEADERS = [
@@ -221,8 +224,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   app.use('/v1/*', shutdown.refuse);
   for (const surface of SURFACES) app.use(`${surface.prefix}*`, shutdown.refuse);
 
-  registerSystemRoutes(app, { runtime, metrics, shutdown, teams });
-  teams?.register(app);
+  registerSystemRoutes(app, { runtime, metrics, shutdown, teams, openapi: createOpenApiDocument });
+  if (teams !== undefined) registerUsageRoutes(app, teams);
   registerProviderRoutes(app, runtime);
   for (const surface of SURFACES) surface.register(app, runtime);
 
@@ -305,7 +308,7 @@ function startTelemetry(options: GatewayOptions): TelemetryHandle | undefined {
     if (!read.ok) throw new VerdictError('invalid_argument', `OpenTelemetry: ${read.problems.join(' ')}`);
     const settings = read.settings;
     if (settings === undefined) return undefined;
-    loading = import('./observability/load-telemetry.js')
+    loading = import('./middleware/load-telemetry.js')
       .then(({ loadTelemetry }) => loadTelemetry(settings, { log: options.log }))
       .then(
         (telemetry) => {

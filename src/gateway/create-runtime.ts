@@ -1,24 +1,21 @@
 import { omitUndefined } from '../contract/findings.js';
-import { resolveCacheSettings } from './cache/cache-settings.js';
+import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './ai-sdk/guarded-fetch.js';
+import type { ModelMaker, ModelMakers, ModelOf } from './ai-sdk/model-types.js';
+import { createProviderFetch } from './ai-sdk/provider-fetch.js';
+import { type Modality, type RouteName, routeEntry } from './basics/route-table.js';
+import type { StopNotice } from './basics/stop-notice.js';
 import { ResponseCache } from './cache/response-cache.js';
-import type { Target } from './call-with-fallbacks.js';
-import { providerTypeOf } from './config.js';
-import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './gateway-env.js';
+import { resolveCacheSettings } from './config/cache-settings.js';
+import { type ProviderSettings, providerTypeOf } from './config/config.js';
 import { type GatewayOptions, providerSettingsOf } from './gateway-options.js';
-import { createGuardedFetch, DEFAULT_UPSTREAM_BOUNDS } from './guarded-fetch.js';
-import type { GatewayMetrics } from './metrics.js';
-import { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import { createProviderFetch } from './provider-fetch.js';
-import {
-  createProviderModels,
-  MODALITIES_OF,
-  type ModelMaker,
-  type ModelMakers,
-  type ModelOf,
-} from './providers.js';
-import { type Modality, type RouteName, routeEntry } from './route-table.js';
+import type { GatewayMetrics } from './observability/metrics.js';
+import type { Target } from './pipeline/call-with-fallbacks.js';
+import { ConcurrencyLimit } from './pipeline/concurrency-limit.js';
+import { type GatewayRuntime, MAX_MODEL_ID_LENGTH, systemFailure } from './pipeline/gateway-env.js';
+import { createProviderModels, MODALITIES_OF } from './providers/providers.js';
 import { createPriceBook } from './spend/price-book.js';
-import type { StopNotice } from './stop-notice.js';
+import type { NativeTransport } from './wire/call-native.js';
+import { createNativeTransportOf } from './wire/native-transports.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_BODY_BYTES = 1024 * 1024;
@@ -71,6 +68,12 @@ export function createRuntime(
   for (const provider of providers.values()) {
     if (provider.baseURL !== undefined) trustedOrigins.add(new URL(provider.baseURL).origin);
   }
+  // The providers whose text requests the gateway sends natively (docs/design.md, "Native wire formats").
+  const natives = new Map<string, NativeTransport>();
+  for (const [id, provider] of providers) {
+    const native = createNativeTransportOf(provider, settings[id] as ProviderSettings, env, fetch);
+    if (native !== undefined) natives.set(id, native);
+  }
   const aliases = Object.fromEntries(
     Object.entries(options.aliases ?? {}).map(([name, targets]) => [
       name,
@@ -80,6 +83,7 @@ export function createRuntime(
   const route = (name: RouteName) => options.routes?.[name];
   return {
     providers,
+    natives,
     aliases,
     metrics,
     logContent: options.logContent ?? false,

@@ -5,11 +5,11 @@ import {
   type GatewayConfig,
   keyEnvOf,
   type ProviderSettings,
-  problemsOf,
   providersFromEnv,
-} from './config.js';
-import type { GatewayTelemetry } from './observability/request-telemetry.js';
-import { checkPrices, pricesSchema } from './spend/price-book.js';
+} from './config/config.js';
+import { problemsOf } from './config/config-problem.js';
+import { checkPrices, pricesSchema } from './config/price-settings.js';
+import type { GatewayTelemetry } from './middleware/load-telemetry.js';
 import type { GatewayStore } from './store/open-store.js';
 
 // What `createGateway` takes, and what it reads from it before anything is built: the provider settings, the

@@ -3,16 +3,10 @@
  * unified envelope (docs/gateway.md). Runs wherever a Web `fetch` handler runs; `verdict gateway` serves it on Node.
  */
 
-export { CACHE_DEFAULTS, type CacheConfig } from './cache/cache-settings.js';
-export {
-  CACHE_NAMESPACE_HEADER,
-  CACHE_STATUS_HEADER,
-  CACHE_TTL_HEADER,
-  type CacheStatus,
-} from './cache/serve-through-cache.js';
+export type { CacheStatus } from './cache/response-cache.js';
+export { CACHE_DEFAULTS, type CacheConfig } from './config/cache-settings.js';
 export {
   type ConfigCheck,
-  type ConfigProblem,
   checkCredentials,
   checkGatewayConfig,
   describeProviderVariables,
@@ -26,11 +20,17 @@ export {
   ROUTE_NAMES,
   type RouteName,
   type RouteSettings,
-} from './config.js';
+} from './config/config.js';
+export type { ConfigProblem } from './config/config-problem.js';
 export { createGateway, type Gateway } from './create-gateway.js';
 export type { AssetHandler, GatewayOptions } from './gateway-options.js';
 export { createOpenApiDocument } from './openapi.js';
-export { MODALITIES_OF, type Modality } from './providers.js';
+export { MODALITIES_OF, type Modality } from './providers/providers.js';
+export {
+  CACHE_NAMESPACE_HEADER,
+  CACHE_STATUS_HEADER,
+  CACHE_TTL_HEADER,
+} from './routes/serve-through-cache.js';
 export {
   BUDGET_PERIODS,
   type BudgetPeriod,

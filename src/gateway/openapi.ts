@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { UNIFIED_ERROR_CODES } from '../unified/error-taxonomy.js';
 import { UNIFIED_OUTPUT_SCHEMA } from '../unified/unified-output-schema.js';
-import { MAX_CACHE_TTL_S } from './cache/cache-settings.js';
+import { isRouteName, ROUTE_KEYS, type RouteEntry, type RouteKey, routeEntry } from './basics/route-table.js';
+import { MAX_CACHE_TTL_S } from './config/cache-settings.js';
+import { REQUEST_SCHEMAS } from './request/request-schemas.js';
 import {
   CACHE_NAMESPACE_HEADER,
   CACHE_NAMESPACE_PATTERN,
   CACHE_TTL_HEADER,
-} from './cache/serve-through-cache.js';
-import { REQUEST_SCHEMAS } from './request-schemas.js';
-import { isRouteName, ROUTE_KEYS, type RouteEntry, type RouteKey, routeEntry } from './route-table.js';
+} from './routes/serve-through-cache.js';
 import { SURFACE_REQUEST_SCHEMAS } from './surfaces/surface-request-schemas.js';
 
 const ENVELOPE_REF = { $ref: '#/components/schemas/UnifiedOutput' };
@@ -84,9 +84,13 @@ function parametersOf(entry: RouteEntry): Record<string, unknown>[] {
   return [...inPath, ...inQuery];
 }
 
-/** The routes answered through the response cache when it is on: text, and the surfaces that make text requests. */
+/**
+ * The routes answered through the response cache when it is on: text, the surfaces that make text requests, and
+ * embeddings.
+ */
 const CACHED_ROUTES: ReadonlySet<RouteKey> = new Set<RouteKey>([
   'text',
+  'embeddings',
   'anthropic_messages',
   'openai_chat_completions',
   'openai_responses',

@@ -1,10 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { createClient } from '../client/index.js';
-import { checkGatewayConfig } from './config.js';
-import { createGateway } from './create-gateway.js';
-import { createOpenApiDocument } from './openapi.js';
-import { MODALITIES_OF } from './providers.js';
-import { REQUEST_SCHEMAS } from './request-schemas.js';
 import {
   MODALITY_PATHS,
   providerRouteOf,
@@ -13,7 +8,12 @@ import {
   ROUTE_TABLE,
   routeEntry,
   routeLabelOf,
-} from './route-table.js';
+} from './basics/route-table.js';
+import { checkGatewayConfig } from './config/config.js';
+import { createGateway } from './create-gateway.js';
+import { createOpenApiDocument } from './openapi.js';
+import { MODALITIES_OF } from './providers/providers.js';
+import { REQUEST_SCHEMAS } from './request/request-schemas.js';
 
 /** A concrete request path for a table path (`{job_id}` becomes a made-up id). */
 function concrete(path: string): string {

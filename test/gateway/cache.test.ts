@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { hashCacheKey } from '../../src/gateway/cache/cache-key.js';
+import { hashCacheKey, keyedTextRequest } from '../../src/gateway/cache/cache-key.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import {
   createKey,
@@ -93,14 +93,15 @@ describe('POST /v1/text through the cache', () => {
     expect(providerCalls()).toBe(3);
   });
 
-  test('an alias is keyed by the targets it resolves to', async () => {
-    const app = gateway({ aliases: { fast: MODEL } });
-    await post(app, QUESTION);
-    // The same request through an alias of other targets is another entry.
-    const other = gateway({ aliases: { fast: 'openrouter:any-model' } });
-    expect((await post(other, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('miss');
-    expect((await post(app, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('miss');
+  test('an alias is keyed by the targets it resolves to, not by its name', async () => {
+    const app = gateway({ aliases: { fast: MODEL, tried: [MODEL, 'openrouter:any-model'] } });
+    expect((await post(app, QUESTION)).headers.get('x-verdict-cache')).toBe('miss');
+    // An alias of the one target asked for by name is the same request.
     expect((await post(app, { ...QUESTION, model: 'fast' })).headers.get('x-verdict-cache')).toBe('hit');
+    // An alias of other targets (here a fallback besides) is another entry.
+    expect((await post(app, { ...QUESTION, model: 'tried' })).headers.get('x-verdict-cache')).toBe('miss');
+    expect((await post(app, { ...QUESTION, model: 'tried' })).headers.get('x-verdict-cache')).toBe('hit');
+    expect(providerCalls()).toBe(2);
   });
 
   test('cache-control: no-cache skips the read, no-store skips the write', async () => {
@@ -199,6 +200,7 @@ describe('POST /v1/text through the cache', () => {
     const names = ['cache-control', 'x-verdict-cache-ttl', 'x-verdict-cache-namespace'];
     expect(headersOf('/v1/text').map((parameter) => parameter.name)).toEqual(names);
     expect(headersOf('/anthropic/v1/messages').map((parameter) => parameter.name)).toEqual(names);
+    expect(headersOf('/openai/v1/embeddings').map((parameter) => parameter.name)).toEqual(names);
     expect(headersOf('/v1/images')).toEqual([]);
   });
 
@@ -328,6 +330,40 @@ describe('the Anthropic surface through the cache', () => {
   });
 });
 
+describe('provider options the key can hold', () => {
+  test("the Anthropic surface's extended thinking is cached; other provider options are not", async () => {
+    const app = gateway();
+    const thinking = {
+      model: MODEL,
+      max_tokens: 2000,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      messages: [{ role: 'user', content: 'Capital of France?' }],
+    };
+    const headers = { 'anthropic-version': '2023-06-01' };
+    const first = await post(app, thinking, headers, '/anthropic/v1/messages');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-verdict-cache')).toBe('miss');
+    expect(
+      (await post(app, thinking, headers, '/anthropic/v1/messages')).headers.get('x-verdict-cache'),
+    ).toBe('hit');
+    // Another budget is another request.
+    const other = { ...thinking, thinking: { type: 'enabled', budget_tokens: 2048 } };
+    expect((await post(app, other, headers, '/anthropic/v1/messages')).headers.get('x-verdict-cache')).toBe(
+      'miss',
+    );
+    expect(providerCalls()).toBe(2);
+    const mixed = {
+      ...QUESTION,
+      provider_options: { anthropic: { thinking: { type: 'adaptive' } }, openai: {} },
+    };
+    expect((await post(app, mixed)).headers.get('x-verdict-cache')).toBe('miss');
+    expect((await post(app, mixed)).headers.get('x-verdict-cache')).toBe('hit');
+    const unknown = { ...QUESTION, provider_options: { anthropic: { cacheControl: { type: 'ephemeral' } } } };
+    expect((await post(app, unknown)).headers.get('x-verdict-cache')).toBe('bypass');
+    expect(providerCalls()).toBe(4);
+  });
+});
+
 describe('identical requests in flight', () => {
   test('50 concurrent identical requests make one provider call; the others are hits', async () => {
     const app = gateway();
@@ -376,7 +412,7 @@ describe('keys and usage records', () => {
     const store = await openStore(':memory:');
     await migrateStore(store);
     try {
-      const a = await createKey(store, 'team-a', { tpm: 1_000_000 });
+      const a = await createKey(store, 'team-a', { rpm: 1000, tpm: 1_000_000 });
       const b = await createKey(store, 'team-b');
       const clock = new Date('2026-03-02T10:00:30Z');
       const app = gateway({ store, storeClock: () => clock });
@@ -407,7 +443,7 @@ describe('keys and usage records', () => {
       const key = await hashCacheKey({
         route: 'text',
         targets: [MODEL],
-        request: body,
+        request: keyedTextRequest(body),
         scope: 'team-a',
         namespace: '',
       });

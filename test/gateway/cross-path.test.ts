@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import { openStreamTaps } from '../../src/gateway/guarded-fetch.js';
+import { openStreamTaps } from '../../src/gateway/ai-sdk/guarded-fetch.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import {
   codeForProviderStatus,

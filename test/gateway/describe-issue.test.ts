@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { parseJsonRequest } from '../../src/gateway/read-request.js';
-import { textRequestSchema } from '../../src/gateway/request-schemas.js';
+import { parseJsonRequest } from '../../src/gateway/request/read-request.js';
+import { textRequestSchema } from '../../src/gateway/request/request-schemas.js';
 import { LIBRARY_PHRASES } from './envelope-assertions.js';
 
 function problemsOf(body: unknown): { path: string; message: string }[] {

@@ -2,9 +2,9 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createProviderFetch } from '../../src/gateway/ai-sdk/provider-fetch.js';
+import { createAddressAllowList, isInternalAddress } from '../../src/gateway/basics/internal-address.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { createAddressAllowList, isInternalAddress } from '../../src/gateway/internal-address.js';
-import { createProviderFetch } from '../../src/gateway/provider-fetch.js';
 import { fixture, type ReplayProviders } from '../helpers/replay-providers.js';
 import { useReplay } from './use-replay.js';
 

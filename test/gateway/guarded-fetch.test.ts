@@ -4,9 +4,9 @@ import {
   DEFAULT_UPSTREAM_BOUNDS,
   STREAM_REQUEST_HEADER,
   StreamTap,
-} from '../../src/gateway/guarded-fetch.js';
-import { createRedactor } from '../../src/gateway/redact-secrets.js';
-import { findUpstreamFault } from '../../src/gateway/upstream-fault.js';
+} from '../../src/gateway/ai-sdk/guarded-fetch.js';
+import { findUpstreamFault } from '../../src/gateway/ai-sdk/upstream-fault.js';
+import { createRedactor } from '../../src/gateway/basics/redact-secrets.js';
 
 /** A base fetch answering `chunks` as a stream of server-sent events, each chunk as one read. */
 function sseAnswer(chunks: string[]): typeof fetch {

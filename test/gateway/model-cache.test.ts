@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createProviderModels } from '../../src/gateway/providers.js';
+import { createProviderModels } from '../../src/gateway/providers/providers.js';
 
 describe('createProviderModels', () => {
   test('keeps one model instance per id, within 64 Ki characters of ids, whatever their count', () => {

@@ -170,3 +170,46 @@ function joinedCalls(lines: readonly string[]): Record<string, string> {
   }
   return calls;
 }
+
+describe('the native call keeps the gateway rules', () => {
+  test('a provider that cannot be reached is PROVIDER_UNAVAILABLE, retried, and named without its address', async () => {
+    const closed = await import('node:net').then(
+      ({ createServer }) =>
+        new Promise<number>((resolve) => {
+          const server = createServer();
+          server.listen(0, '127.0.0.1', () => {
+            const { port } = server.address() as { port: number };
+            server.close(() => resolve(port));
+          });
+        }),
+    );
+    const gateway = createGateway({
+      providers: { openai: { baseURL: `http://127.0.0.1:${closed}/v1`, apiKey: 'sk-unreachable' } },
+      retries: 1,
+      retryBaseMs: 1,
+    });
+    const answer = await readEnvelope(
+      await gateway.request('/v1/text', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'openai:gpt-4o-mini', input: 'Hi' }),
+      }),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.envelope).toMatchObject({
+      success: false,
+      error: { code: 'PROVIDER_UNAVAILABLE', details: { is_retryable: true } },
+      metadata: { attempts: 2 },
+    });
+    expect(JSON.stringify(answer.envelope)).not.toContain(String(closed));
+  });
+
+  test('a request with provider_options goes through the AI SDK, whose options they are', () => {
+    const wire = NATIVE_FORMATS['openai.chat']?.wire as WireFormat;
+    const built = wire.buildRequest(
+      { model: 'openai:gpt-4o-mini', input: 'Hi', provider_options: { openai: { user: 'u' } } } as never,
+      { provider: 'openai', type: 'openai', modelId: 'gpt-4o-mini' },
+    );
+    expect(built).toEqual({ ok: false, reason: 'provider_options' });
+  });
+});

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
+import { readOtelSettings } from '../../src/gateway/config/otel-settings.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { loadTelemetry, telemetryLoads } from '../../src/gateway/observability/load-telemetry.js';
+import type { GatewayTelemetry } from '../../src/gateway/middleware/load-telemetry.js';
+import { loadTelemetry, telemetryLoads } from '../../src/gateway/middleware/load-telemetry.js';
 import { OTEL_METRICS } from '../../src/gateway/observability/otel-names.js';
-import { readOtelSettings } from '../../src/gateway/observability/otel-settings.js';
-import type { GatewayTelemetry } from '../../src/gateway/observability/request-telemetry.js';
 import { createKey, migrateStore, openStore } from '../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../src/unified/types.js';
 import { memoryIo } from '../helpers/memory-io.js';
@@ -487,7 +487,7 @@ describe('OpenTelemetry off, and a collector that is down or stalled', () => {
       /^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s*['"]@opentelemetry\//m.test(readFileSync(file, 'utf8')),
     );
     expect(offenders).toEqual([]);
-    const loader = readFileSync(join(ROOT, 'src/gateway/observability/load-telemetry.ts'), 'utf8');
+    const loader = readFileSync(join(ROOT, 'src/gateway/middleware/load-telemetry.ts'), 'utf8');
     expect(loader).toMatch(/import\('@opentelemetry\/sdk-trace-base'\)/);
   });
 

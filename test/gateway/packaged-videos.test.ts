@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
-import type { ProviderType } from '../../src/gateway/config.js';
+import type { ProviderType } from '../../src/gateway/config/config.js';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
-import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers.js';
+import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers/providers.js';
 import type { ReplayAnswer, ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { generateText } from 'ai';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES } from '../../src/gateway/ai-sdk/packaged-types.js';
 import {
   checkGatewayConfig,
   createGateway,
   type GatewayOptions,
   providersFromEnv,
 } from '../../src/gateway/index.js';
-import { createPackagedModels } from '../../src/gateway/packaged-providers.js';
-import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES } from '../../src/gateway/packaged-types.js';
-import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers.js';
+import { createPackagedModels } from '../../src/gateway/providers/packaged-providers.js';
+import { createProviderModels, MODALITIES_OF } from '../../src/gateway/providers/providers.js';
 import { fixture, type ReplayAnswer, type ReplayProviders } from '../helpers/replay-providers.js';
 import { readEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';

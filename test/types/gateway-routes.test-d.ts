@@ -1,11 +1,11 @@
 import type { ImageModel, LanguageModel, SpeechModel, TranscriptionModel } from 'ai';
 import { describe, expectTypeOf, test } from 'vitest';
 import type { z } from 'zod';
-import type { AttemptInput, Target } from '../../src/gateway/call-with-fallbacks.js';
-import type { RouteName as ConfigRouteName } from '../../src/gateway/config.js';
-import type { Modality, ModelOf, VideoModel } from '../../src/gateway/providers.js';
-import type { REQUEST_SCHEMAS, TextRequest } from '../../src/gateway/request-schemas.js';
-import type { RouteName } from '../../src/gateway/route-table.js';
+import type { ModelOf, VideoModel } from '../../src/gateway/ai-sdk/model-types.js';
+import type { Modality, RouteName } from '../../src/gateway/basics/route-table.js';
+import type { RouteName as ConfigRouteName } from '../../src/gateway/config/config.js';
+import type { AttemptInput, Target } from '../../src/gateway/pipeline/call-with-fallbacks.js';
+import type { REQUEST_SCHEMAS, TextRequest } from '../../src/gateway/request/request-schemas.js';
 import type { CallSpec } from '../../src/gateway/routes/serve-call.js';
 
 describe('the route table types the gateway', () => {

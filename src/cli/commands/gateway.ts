@@ -9,7 +9,9 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { fail, ok } from '../../contract/builders.js';
 import { isVerdictError } from '../../errors.js';
-import { describeMissingKeys, duplicateProblems } from '../../gateway/config.js';
+import { createProviderFetch } from '../../gateway/ai-sdk/provider-fetch.js';
+import { describeMissingKeys } from '../../gateway/config/config.js';
+import { duplicateProblems } from '../../gateway/config/config-problem.js';
 import {
   type AssetHandler,
   checkCredentials,
@@ -21,7 +23,6 @@ import {
   providersFromEnv,
   providerVariables,
 } from '../../gateway/index.js';
-import { createProviderFetch } from '../../gateway/provider-fetch.js';
 import type { GatewayStore } from '../../gateway/store/index.js';
 import {
   boundConnections,
@@ -99,7 +100,7 @@ export const GATEWAY_COMMAND = {
     cache: {
       type: 'boolean',
       description:
-        "Answer repeated text requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
+        "Answer repeated text and embeddings requests from a response cache (the config file's cache settings, else a 5-minute TTL); shared through --store.",
     },
     demo: {
       type: 'boolean',

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ROUTE_NAMES } from '../../gateway/route-table.js';
+import { ROUTE_NAMES } from '../../gateway/basics/route-table.js';
 import { EnvelopeView } from '../try/envelope-view.js';
 import { routeGroups } from '../try/read-catalog.js';
 import { RoutePicker } from '../try/route-picker.js';

@@ -11,7 +11,7 @@ import {
   type UnifiedOutput,
   type VerdictClient,
 } from '../../client/index.js';
-import type { RouteName } from '../../gateway/route-table.js';
+import type { RouteName } from '../../gateway/basics/route-table.js';
 import { explainUnreachable } from './explain-unreachable.js';
 
 /**

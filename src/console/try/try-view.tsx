@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/route-table.js';
+import { MODALITY_NOUNS, ROUTE_NAMES } from '../../gateway/basics/route-table.js';
 import { RadioGroup } from '../ui/radio-group.js';
 import { KeyLimits } from '../usage/key-limits.js';
 import { EnvelopeView } from './envelope-view.js';

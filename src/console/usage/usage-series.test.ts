@@ -15,6 +15,7 @@ const totals = (requests: number, errors = 0, latency: number | null = 10) => ({
   output_tokens: requests,
   cost_usd: requests * 0.002,
   unpriced: 0,
+  cost_saved_usd: 0,
   latency_p50_ms: latency,
   latency_p95_ms: latency,
   latency_p99_ms: latency,

@@ -1,7 +1,8 @@
+import { fromBase64, toBase64 } from '../../unified/base64.js';
 import type { UnifiedSuccess } from '../../unified/types.js';
+import type { TextStreamEvent } from '../basics/create-event-stream.js';
+import type { CacheSettings } from '../config/cache-settings.js';
 import type { GatewayStore } from '../store/open-store.js';
-import type { TextStreamEvent } from '../surfaces/surface.js';
-import type { CacheSettings } from './cache-settings.js';
 import { readStoredEntry, sweepStoredEntries, writeStoredEntry } from './cache-store.js';
 
 /**
@@ -9,6 +10,9 @@ import { readStoredEntry, sweepStoredEntries, writeStoredEntry } from './cache-s
  * used first out, bounded by bytes; the store, when the gateway has one, as the tier every instance shares.
  * It also knows which keys are being answered now, so identical requests in flight wait for the first one.
  */
+
+/** What the cache did for a request, as `x-verdict-cache` says it. */
+export type CacheStatus = 'hit' | 'miss' | 'bypass';
 
 /** One stream event as the pipeline wrote it (not the final `envelope` event, which a hit writes anew). */
 export interface CachedEvent {
@@ -34,9 +38,14 @@ export interface CacheHit {
   readonly storedAt: number;
 }
 
-/** One entry in memory. */
+/**
+ * One entry in memory: its JSON text, parsed again on each hit. A text is one flat string, where the parsed
+ * answer would be a tree of objects, arrays and numbers several times its size (an embedding's vector above all),
+ * and the size it takes is known rather than guessed.
+ */
 interface MemoryEntry {
-  readonly answer: CachedAnswer;
+  readonly text: string;
+  /** What the entry holds the memory with, as {@link memoryBytesOf} counts it. */
   readonly bytes: number;
   readonly storedAt: number;
   readonly expiresAt: number;
@@ -127,7 +136,7 @@ export class ResponseCache {
       this.memory.delete(key);
       if (entry.expiresAt > now) {
         this.memory.set(key, entry);
-        return { answer: entry.answer, storedAt: entry.storedAt };
+        return { answer: answerOfEntry(entry.text), storedAt: entry.storedAt };
       }
       this.memoryBytes -= entry.bytes;
     }
@@ -136,10 +145,10 @@ export class ResponseCache {
     try {
       const stored = await readStoredEntry(this.store, key, new Date(now));
       if (stored === undefined) return undefined;
-      const answer = JSON.parse(stored.answer) as CachedAnswer;
+      const answer = answerOfEntry(stored.answer);
       this.keep(key, {
-        answer,
-        bytes: byteLength(stored.answer),
+        text: stored.answer,
+        bytes: memoryBytesOf(key, stored.answer),
         storedAt: stored.storedAt,
         expiresAt: stored.expiresAt,
       });
@@ -151,11 +160,11 @@ export class ResponseCache {
   }
 
   /**
-   * Keep an answer for `ttlS` seconds: in memory, and in the store when there is one. An answer larger than the
-   * entry size limit is not kept (answers `false`).
+   * Keep an answer for `ttlS` seconds: in memory, and in the store when there is one. An answer whose JSON is
+   * larger than the entry size limit (in UTF-8 bytes) is not kept (answers `false`).
    */
   async write(key: string, answer: CachedAnswer, ttlS: number): Promise<boolean> {
-    const text = JSON.stringify(answer);
+    const text = entryTextOf(answer);
     const bytes = byteLength(text);
     if (bytes > this.settings.maxEntryBytes) {
       this.stats.tooLarge++;
@@ -163,7 +172,7 @@ export class ResponseCache {
     }
     const storedAt = this.now();
     const expiresAt = storedAt + ttlS * 1000;
-    this.keep(key, { answer, bytes, storedAt, expiresAt });
+    this.keep(key, { text, bytes: memoryBytesOf(key, text), storedAt, expiresAt });
     this.stats.stores++;
     if (this.store !== undefined) {
       this.sweepNow(storedAt);
@@ -273,7 +282,71 @@ export class ResponseCache {
   }
 }
 
+/**
+ * An entry as it is kept, in memory and in the store: the answer's JSON, with the vectors of an embeddings answer
+ * (`metadata.embeddings`) moved out of the envelope and written as base64 of their float64 bytes, little-endian
+ * (`vectors`): exactly the numbers the provider gave, in 10.7 characters each where JSON takes up to 24.
+ */
+export function entryTextOf(answer: CachedAnswer): string {
+  const { embeddings, ...metadata } = answer.envelope.metadata;
+  if (!isVectorList(embeddings)) return JSON.stringify(answer);
+  const vectors = embeddings.map((vector) => {
+    const bytes = new DataView(new ArrayBuffer(vector.length * 8));
+    for (const [index, value] of vector.entries()) bytes.setFloat64(index * 8, value, true);
+    return toBase64(new Uint8Array(bytes.buffer));
+  });
+  return JSON.stringify({ ...answer, envelope: { ...answer.envelope, metadata }, vectors });
+}
+
+/** The answer of an entry's text, its vectors put back in the envelope. */
+export function answerOfEntry(text: string): CachedAnswer {
+  const { vectors, ...answer } = JSON.parse(text) as CachedAnswer & { vectors?: unknown };
+  if (!Array.isArray(vectors)) return answer;
+  const embeddings = vectors.map((vector) => {
+    const bytes = typeof vector === 'string' ? fromBase64(vector) : undefined;
+    if (bytes === undefined || bytes.byteLength % 8 !== 0)
+      throw new TypeError('A cache entry holds a bad vector.');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return Array.from({ length: bytes.byteLength / 8 }, (_, index) => view.getFloat64(index * 8, true));
+  });
+  return {
+    ...answer,
+    envelope: { ...answer.envelope, metadata: { ...answer.envelope.metadata, embeddings } },
+  };
+}
+
+/** Whether a value is a list of lists of numbers (an embeddings answer's vectors). */
+function isVectorList(value: unknown): value is number[][] {
+  return (
+    Array.isArray(value) &&
+    value.every((vector) => Array.isArray(vector) && vector.every((item) => typeof item === 'number'))
+  );
+}
+
 /** The UTF-8 length of a text. */
 function byteLength(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    // Two bytes up to U+07FF, three for the rest of the BMP; a surrogate pair (four bytes) is two units of two.
+    if (unit > 0x7f) bytes += unit > 0x7ff && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/**
+ * Bytes an entry holds in memory, besides what the Map itself takes: the key and the text as JavaScript engines
+ * keep strings (one byte per character when every character is Latin-1, else two), and the entry's record.
+ */
+export const ENTRY_OVERHEAD_BYTES = 128;
+
+/** The memory an entry of `text` under `key` is counted for (docs/gateway.md, "Cache"). */
+export function memoryBytesOf(key: string, text: string): number {
+  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + stringBytes(text);
+}
+
+/** Bytes a string takes in memory: one per character when all are Latin-1, two otherwise. */
+function stringBytes(text: string): number {
+  // Latin-1 only: no character past U+00FF.
+  return /[\u0100-\uffff]/.test(text) ? text.length * 2 : text.length;
 }

@@ -6,7 +6,7 @@ import {
   type SpeechModel,
   type TranscriptionModel,
 } from 'ai';
-import type { VideoModel } from '../providers.js';
+import type { VideoModel } from '../ai-sdk/model-types.js';
 import { DEMO_VIDEO_WEBM } from './demo-video.js';
 import { encodePng, type Rgb } from './encode-png.js';
 import { encodeWav, toLittleEndian } from './encode-wav.js';

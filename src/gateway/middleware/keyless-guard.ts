@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { allowedHostnames, checkHostAndOrigin, isLoopbackHost } from '../../http/check-host.js';
-import { type GatewayEnv, respond, systemFailure } from '../gateway-env.js';
-import { ROUTE_KEYS, routeEntry } from '../route-table.js';
+import { ROUTE_KEYS, routeEntry } from '../basics/route-table.js';
+import { type GatewayEnv, respond, systemFailure } from '../pipeline/gateway-env.js';
 
 /** Where a gateway without keys listens, and whom it answers besides this machine. */
 export interface KeylessGuardOptions {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import type { GatewayEnv, RequestFacts } from '../gateway-env.js';
+import type { GatewayEnv, RequestFacts } from '../pipeline/gateway-env.js';
 import { createReadBody, jsonBodyOf } from './read-body.js';
 
 const schema = z.strictObject({ model: z.string(), n: z.number().int().optional() });

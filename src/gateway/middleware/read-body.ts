@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { type GatewayEnv, respond, systemFailure } from '../gateway-env.js';
-import { parseJsonRequest, type RequestRead, readBodyBytes } from '../read-request.js';
+import { type GatewayEnv, respond, systemFailure } from '../pipeline/gateway-env.js';
+import { parseJsonRequest, type RequestRead, readBodyBytes } from '../request/read-request.js';
 
 /** What the body reader needs: the route's bounds and how its body is read once its bytes are in. */
 export interface ReadBodyOptions<T> {

@@ -1,8 +1,14 @@
 import { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
-import { type GatewayEnv, type RequestFacts, respond, systemFailure, systemSuccess } from '../gateway-env.js';
-import { GatewayMetrics } from '../metrics.js';
-import { createRedactor } from '../redact-secrets.js';
+import { createRedactor } from '../basics/redact-secrets.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import {
+  type GatewayEnv,
+  type RequestFacts,
+  respond,
+  systemFailure,
+  systemSuccess,
+} from '../pipeline/gateway-env.js';
 import { createRequestLog } from './request-log.js';
 
 const SECRET = 'sk-provider-secret-0123456789';

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type GatewayEnv, onAnswerEnd, type RequestFacts } from '../gateway-env.js';
-import type { GatewayMetrics } from '../metrics.js';
-import type { Redactor } from '../redact-secrets.js';
+import type { Redactor } from '../basics/redact-secrets.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { type GatewayEnv, onAnswerEnd, type RequestFacts } from '../pipeline/gateway-env.js';
 
 /** What the request log needs. */
 export interface RequestLogOptions {

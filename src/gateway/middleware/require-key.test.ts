@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
-import type { GatewayEnv } from '../gateway-env.js';
+import type { GatewayEnv } from '../pipeline/gateway-env.js';
 import { createRequireKey } from './require-key.js';
 
 const KEY = 'a-gateway-key-of-some-length';

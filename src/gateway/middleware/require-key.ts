@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type GatewayEnv, respond, systemFailure } from '../gateway-env.js';
+import { type GatewayEnv, respond, systemFailure } from '../pipeline/gateway-env.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
 
 /** The answer to a request without an accepted key: `AUTHENTICATION_ERROR` (401) asking for a bearer token. */

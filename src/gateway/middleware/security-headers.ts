@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { GatewayEnv } from '../gateway-env.js';
+import type { GatewayEnv } from '../pipeline/gateway-env.js';
 
 /**
  * The policy of every answer (docs/gateway.md, "Security"): the console's own scripts and styles only, no

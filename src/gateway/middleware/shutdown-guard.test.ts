@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
-import type { GatewayEnv, RequestFacts } from '../gateway-env.js';
+import type { GatewayEnv, RequestFacts } from '../pipeline/gateway-env.js';
 import { createShutdownGuard } from './shutdown-guard.js';
 
 /** An app whose `/v1/held` answers at once but stays in flight (a stream) until the test ends it. */

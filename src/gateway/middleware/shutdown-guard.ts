@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { type GatewayEnv, onAnswerEnd, respond, systemFailure } from '../gateway-env.js';
+import { type GatewayEnv, onAnswerEnd, respond, systemFailure } from '../pipeline/gateway-env.js';
 
 /** The graceful stop of one gateway (docs/gateway.md, "Shutdown"): what is in flight, and refusing new work. */
 export interface ShutdownGuard {

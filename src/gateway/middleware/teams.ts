@@ -1,44 +1,37 @@
 /**
  * Keys with limits and the usage record, when the gateway has a store (docs/gateway.md, "Teams"): who is
- * calling (the admin key, a static key, or a stored `vk_` key), whether the key may call this route and model
- * and is under its limits — checked atomically in the store, so every instance sharing it agrees — and one usage
- * record per request, written off the request's path.
+ * calling (the admin key, a static key, or a stored `vk_` key, its record cached a few seconds), whether the key
+ * may call this route and model and is under its limits — against slices of them this instance leased from the
+ * store, so every instance sharing it stays within them — and one usage record per request, written off the
+ * request's path.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { Target } from '../call-with-fallbacks.js';
+import { replaceControlCharacters } from '../basics/plain-id.js';
+import { providerRouteOf } from '../basics/route-table.js';
+import type { Target } from '../pipeline/call-with-fallbacks.js';
 import {
+  type Caller,
   type GatewayEnv,
   type RequestFacts,
   respond,
   type SpendGate,
   systemFailure,
-} from '../gateway-env.js';
-import { replaceControlCharacters } from '../plain-id.js';
-import { providerRouteOf } from '../route-table.js';
-import { registerUsageRoutes } from '../routes/usage-routes.js';
+} from '../pipeline/gateway-env.js';
+import { isSurfacePath } from '../pipeline/renderer.js';
 import { chargeOf } from '../spend/charge-of.js';
 import { formatUsd } from '../spend/cost-header.js';
 import type { PriceBook } from '../spend/price-book.js';
-import { type BudgetRefusal, pruneReservations, reserveSpend, settleSpend } from '../store/budgets.js';
+import { type BudgetRefusal, pruneReservations } from '../store/budgets.js';
+import { KeyLeases, type LeaseReservation } from '../store/key-leases.js';
 import { findKeyBySecret, hashKey, type KeyRecord, looksLikeStoredKey } from '../store/keys.js';
-import { admitRequest, countTokens, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
+import { pruneLeases } from '../store/leases.js';
+import { type Admission, hasCountedLimits, pruneCounters, type Refusal } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import { rollUpUsage } from '../store/roll-up-usage.js';
 import { UsageWriter, type UsageWriterOptions } from '../store/usage-writer.js';
-import { isSurfacePath } from '../surfaces/surface.js';
 import { createKeyCheck, offeredKey } from './check-key.js';
 import { refuseWithoutKey } from './require-key.js';
-
-/** Who is calling: the admin key, a static key, or a stored key with its limits. */
-export interface Caller {
-  /** `admin`, `static`, or the stored key's name. */
-  name: string;
-  /** Where the key comes from. */
-  kind: 'admin' | 'static' | 'stored';
-  /** The stored key's record. */
-  key?: KeyRecord | undefined;
-}
 
 /** What the teams part needs. */
 export interface TeamsOptions {
@@ -65,7 +58,10 @@ export interface TeamsOptions {
   retentionDays?: number | undefined;
 }
 
-/** What the gateway calls: the middleware, the finish hook, health, routes, metrics and the flush. */
+/**
+ * What the gateway calls: the middleware, the finish hook, health, metrics and the flush — and what the usage
+ * routes read with (routes/usage-routes.ts): the store, the clock and the answer when the store fails.
+ */
 export interface Teams {
   /** Identify the caller and admit the request; for `/v1/*` and `/metrics`. */
   readonly guard: MiddlewareHandler<GatewayEnv>;
@@ -77,8 +73,14 @@ export interface Teams {
   usageStuck(): boolean;
   /** `true` when stored keys are admitted without limits while the store is down. */
   readonly failOpen: boolean;
-  /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
-  register(app: Hono<GatewayEnv>): void;
+  /** The open store. */
+  readonly store: GatewayStore;
+  /** The clock. */
+  now(): Date;
+  /** The answer when the store fails, counted and logged. */
+  storeDown(c: Context<GatewayEnv>, error: unknown): Response;
+  /** What this instance leased for a key and has not used yet (docs/gateway.md, "Leases"). */
+  unused(key: KeyRecord, at: Date): { requests: number; usd: number };
   /** Lines for `/metrics`. */
   metrics(): string[];
   /** Write the queued usage records (graceful shutdown); answers how many were dropped. */
@@ -86,6 +88,9 @@ export interface Teams {
 }
 
 const FAIL_OPEN_MEMORY_MS = 3_600_000;
+/** How long a stored key's record is used before it is read again: a revoked key works this long at most. */
+export const KEY_CACHE_MS = 5_000;
+const KEY_CACHE_MAX = 10_000;
 const FAIL_OPEN_MAX_KEYS = 10_000;
 const PRUNE_EVERY_MS = 600_000;
 
@@ -184,11 +189,31 @@ export function createTeams(options: TeamsOptions): Teams {
   const isStatic = options.staticKeys.length === 0 ? undefined : createKeyCheck(options.staticKeys);
   const failOpen = options.failOpen ?? false;
   const seen = new Map<string, { record: KeyRecord; at: number }>();
-  const counts = { storeErrors: 0, failOpenAdmissions: 0, tokenCountFailures: 0, spendCountFailures: 0 };
-  /** Reservations made, by request: settled when the request's answer ends. */
-  const reservations = new WeakMap<RequestFacts, string>();
-  /** Settlements under way: a graceful stop waits for them, as for the usage records. */
-  const settles = new Set<Promise<void>>();
+  /** Stored keys' records by hash, read at most {@link KEY_CACHE_MS} ago. */
+  const cached = new Map<string, { record: KeyRecord; at: number }>();
+  const counts = {
+    storeErrors: 0,
+    failOpenAdmissions: 0,
+    tokenCountFailures: 0,
+    spendCountFailures: 0,
+    leaseFailures: 0,
+  };
+  /** Dollar reservations held in this instance's leases, by request: settled when the request's answer ends. */
+  const reservations = new WeakMap<RequestFacts, LeaseReservation>();
+  const leases = new KeyLeases({
+    store,
+    onError: (error, key) => {
+      counts.leaseFailures++;
+      log(
+        JSON.stringify({
+          time: now().toISOString(),
+          event: 'lease_exchange_failed',
+          key: key.name,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    },
+  });
   let lastPrune = now().getTime();
   let rollingUp: Promise<void> | undefined;
   const writer = new UsageWriter(store, {
@@ -217,26 +242,6 @@ export function createTeams(options: TeamsOptions): Teams {
       options.writer?.onPark?.(record, error);
     },
   });
-
-  /**
-   * Add a finished request's tokens (`RequestFacts.usage`, settled whatever the outcome) to its key's tpm and
-   * budget counters: the one place a key is charged (docs/gateway.md, "Limits").
-   */
-  const chargeKey = (key: KeyRecord, tokens: number, ended: Date) => {
-    if (tokens <= 0) return;
-    countTokens(store, key, tokens, ended).catch((error: unknown) => {
-      counts.tokenCountFailures++;
-      log(
-        JSON.stringify({
-          time: ended.toISOString(),
-          event: 'tokens_not_counted',
-          key: key.name,
-          tokens,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
-    });
-  };
 
   const storeDown = (c: Context<GatewayEnv>, error: unknown) => {
     counts.storeErrors++;
@@ -269,8 +274,16 @@ export function createTeams(options: TeamsOptions): Teams {
     if (!looksLikeStoredKey(token)) return undefined;
     const hash = await hashKey(token);
     let record: KeyRecord | undefined;
+    const hit = cached.get(hash);
     try {
-      record = await findKeyBySecret(store, token);
+      if (hit !== undefined && now().getTime() - hit.at < KEY_CACHE_MS) record = hit.record;
+      else {
+        record = await findKeyBySecret(store, token);
+        if (record !== undefined) {
+          if (cached.size >= KEY_CACHE_MAX) cached.delete(cached.keys().next().value as string);
+          cached.set(hash, { record, at: now().getTime() });
+        }
+      }
     } catch (error) {
       const remembered = failOpen ? seen.get(hash) : undefined;
       if (remembered !== undefined && now().getTime() - remembered.at < FAIL_OPEN_MEMORY_MS) {
@@ -345,9 +358,9 @@ export function createTeams(options: TeamsOptions): Teams {
       );
     }
     if (!hasCountedLimits(key)) return next();
-    let admission: Awaited<ReturnType<typeof admitRequest>>;
+    let admission: Admission;
     try {
-      admission = await admitRequest(store, key, now());
+      admission = await leases.admit(key, now);
     } catch (error) {
       if (!failOpen) return storeDown(c, error);
       counts.failOpenAdmissions++;
@@ -372,41 +385,21 @@ export function createTeams(options: TeamsOptions): Teams {
   /** The dollar budget of one request's key: its reservation, under the store-outage policy. */
   const spendGate = (c: Context<GatewayEnv>, caller: Caller, key: KeyRecord): SpendGate => ({
     async reserve(usd, ttlMs) {
-      let reservation: Awaited<ReturnType<typeof reserveSpend>>;
+      let reservation: Awaited<ReturnType<KeyLeases['reserve']>>;
       try {
-        reservation = await reserveSpend(store, key, usd, ttlMs, now());
+        reservation = await leases.reserve(key, usd, ttlMs, now);
       } catch (error) {
         if (!failOpen) return storeDown(c, error);
         counts.failOpenAdmissions++;
         return undefined;
       }
       if (reservation.reserved) {
-        reservations.set(c.get('facts'), reservation.id);
+        reservations.set(c.get('facts'), reservation.hold);
         return undefined;
       }
       return respond(c, refusalEnvelope(caller, reservation.refusal, c.get('traceId')));
     },
   });
-
-  /** Replace a request's reservation with its cost; a store that fails leaves the reservation to expire. */
-  const settle = (facts: RequestFacts, key: KeyRecord, usd: number, ended: Date) => {
-    const id = reservations.get(facts);
-    if (id === undefined) return;
-    const settling = settleSpend(store, key, id, usd, ended).catch((error: unknown) => {
-      counts.spendCountFailures++;
-      log(
-        JSON.stringify({
-          time: ended.toISOString(),
-          event: 'spend_not_counted',
-          key: key.name,
-          usd,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
-    });
-    settles.add(settling);
-    settling.finally(() => settles.delete(settling));
-  };
 
   return {
     guard,
@@ -419,8 +412,10 @@ export function createTeams(options: TeamsOptions): Teams {
       const output = facts.usage?.output_tokens ?? 0;
       // One charge for the token limits, the dollar budget and the record (docs/gateway.md, "Prices").
       const { tokens, cost } = chargeOf(facts, options.prices, ended);
-      const caller = c.get('caller')?.key;
-      if (caller !== undefined) settle(facts, caller, cost?.usd ?? 0, ended);
+      // The cost replaces the call's dollar reservation; tokens and dollars go to the key's leases and counters.
+      const key = c.get('caller')?.key;
+      if (key !== undefined)
+        leases.consume(key, { tokens, usd: cost?.usd ?? 0, hold: reservations.get(facts) }, ended);
       writer.add({
         request_id: globalThis.crypto.randomUUID(),
         time: new Date(ended.getTime() - seconds * 1000).toISOString(),
@@ -441,11 +436,16 @@ export function createTeams(options: TeamsOptions): Teams {
         cost_usd: cost === undefined ? 0 : cost.usd,
         cost_reason: cost?.reason ?? null,
         cache: facts.cache ?? null,
+        cost_saved_usd: facts.costSavedUsd ?? null,
       });
       // Per-minute counters are only read for the current minute: delete old ones now and then.
       if (ended.getTime() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = ended.getTime();
-        Promise.all([pruneCounters(store, ended), pruneReservations(store, ended)]).catch(() => {
+        Promise.all([
+          pruneCounters(store, ended),
+          pruneReservations(store, ended),
+          pruneLeases(store, ended),
+        ]).catch(() => {
           counts.storeErrors++;
         });
         // One run at a time per instance; across instances the job's advisory lock lets one move each batch.
@@ -462,8 +462,6 @@ export function createTeams(options: TeamsOptions): Teams {
               rollingUp = undefined;
             });
       }
-      const key = c.get('caller')?.key;
-      if (key !== undefined) chargeKey(key, tokens, ended);
     },
     async storeUp() {
       try {
@@ -474,7 +472,10 @@ export function createTeams(options: TeamsOptions): Teams {
       }
     },
     usageStuck: () => writer.stuck,
-    register: (app) => registerUsageRoutes(app, { store, now, storeDown }),
+    store,
+    now,
+    storeDown,
+    unused: (key, at) => leases.unused(key, at),
     metrics() {
       const { stats } = writer;
       return [
@@ -493,19 +494,31 @@ export function createTeams(options: TeamsOptions): Teams {
         '# HELP verdict_gateway_store_errors_total Store operations that failed or timed out.',
         '# TYPE verdict_gateway_store_errors_total counter',
         `verdict_gateway_store_errors_total ${counts.storeErrors}`,
-        '# HELP verdict_gateway_tokens_not_counted_total Requests whose tokens could not be counted toward limits.',
+        '# HELP verdict_gateway_tokens_not_counted_total Keys whose consumed tokens could not be written to the store at a stop (their leases expire instead).',
         '# TYPE verdict_gateway_tokens_not_counted_total counter',
         `verdict_gateway_tokens_not_counted_total ${counts.tokenCountFailures}`,
-        '# HELP verdict_gateway_spend_not_counted_total Requests whose cost could not be settled against a dollar budget.',
+        '# HELP verdict_gateway_spend_not_counted_total Keys whose spent dollars could not be written to the store at a stop (their leases expire instead).',
         '# TYPE verdict_gateway_spend_not_counted_total counter',
         `verdict_gateway_spend_not_counted_total ${counts.spendCountFailures}`,
+        '# HELP verdict_gateway_lease_exchanges_total Exchanges of limit leases with the store (each one transaction).',
+        '# TYPE verdict_gateway_lease_exchanges_total counter',
+        `verdict_gateway_lease_exchanges_total ${leases.exchanges}`,
+        '# HELP verdict_gateway_lease_exchanges_failed_total Lease exchanges the store failed (consumption is kept and sent again).',
+        '# TYPE verdict_gateway_lease_exchanges_failed_total counter',
+        `verdict_gateway_lease_exchanges_failed_total ${counts.leaseFailures}`,
         '# HELP verdict_gateway_fail_open_admissions_total Stored-key requests admitted unchecked while the store was down.',
         '# TYPE verdict_gateway_fail_open_admissions_total counter',
         `verdict_gateway_fail_open_admissions_total ${counts.failOpenAdmissions}`,
       ];
     },
     async flush(deadlineMs) {
-      await Promise.all(settles);
+      // What the leases hold goes back, and what they counted is written; a store that fails leaves them to expire.
+      const kept = await leases.release(now());
+      if (kept > 0) {
+        counts.tokenCountFailures += kept;
+        counts.spendCountFailures += kept;
+        log(JSON.stringify({ time: now().toISOString(), event: 'leases_not_returned', keys: kept }));
+      }
       return writer.flush(deadlineMs);
     },
   };

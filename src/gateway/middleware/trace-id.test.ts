@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, test } from 'vitest';
-import type { GatewayEnv } from '../gateway-env.js';
+import type { GatewayEnv } from '../pipeline/gateway-env.js';
 import { createTraceIdMiddleware } from './trace-id.js';
 
 function appSeeing(seen: string[]) {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { traceIdFrom } from '../../unified/trace-id-from.js';
-import type { GatewayEnv } from '../gateway-env.js';
+import type { GatewayEnv } from '../pipeline/gateway-env.js';
 
 /**
  * Give every request its trace id — the caller's (`traceparent`, `x-trace-id`, `x-request-id`) when it sent a

@@ -1,17 +1,17 @@
 import type { Context } from 'hono';
 import type { AiSdkOptions } from '../../unified/ai-sdk.js';
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
+import type { RouteName } from '../config/config.js';
+import { allowedTargets } from '../middleware/teams.js';
 import {
   type AttemptInput,
   callWithFallbacks,
   stoppedFailure,
   type Target,
   traceFlagsOf,
-} from '../call-with-fallbacks.js';
-import type { RouteName } from '../config.js';
-import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../gateway-env.js';
-import { allowedTargets } from '../middleware/teams.js';
-import type { ModelOf } from '../providers.js';
+} from '../pipeline/call-with-fallbacks.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../pipeline/gateway-env.js';
 import { worstCaseUsd } from '../spend/worst-case.js';
 
 /** How one provider route calls the AI SDK and turns the result into an envelope. */

@@ -1,20 +1,22 @@
 import type { Hono } from 'hono';
+import { ROUTE_TABLE } from '../basics/route-table.js';
 import { DEMO_CATALOG } from '../demo/create-demo-models.js';
+import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
+import type { Teams } from '../middleware/teams.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
   respond,
   systemFailure,
   systemSuccess,
-} from '../gateway-env.js';
-import type { GatewayMetrics } from '../metrics.js';
-import type { ShutdownGuard } from '../middleware/shutdown-guard.js';
-import type { Teams } from '../middleware/teams.js';
-import { createOpenApiDocument } from '../openapi.js';
-import { MODALITIES_OF } from '../providers.js';
-import { ROUTE_TABLE } from '../route-table.js';
+} from '../pipeline/gateway-env.js';
+import { MODALITIES_OF } from '../providers/providers.js';
 
-/** What the gateway's own routes read: the runtime, the metrics, the shutdown state and the store (with one). */
+/**
+ * What the gateway's own routes read: the runtime, the metrics, the shutdown state, the store (with one) and the
+ * OpenAPI document.
+ */
 export interface SystemRouteContext {
   /** The configured providers and aliases, and the concurrency limit's gauges. */
   runtime: GatewayRuntime;
@@ -24,6 +26,8 @@ export interface SystemRouteContext {
   shutdown: Pick<ShutdownGuard, 'closing'>;
   /** The teams part, with a store: its health and its metrics. */
   teams?: Teams | undefined;
+  /** The document `GET /openapi.json` answers: the app's, which describes every route and surface. */
+  openapi: () => Record<string, unknown>;
 }
 
 /**
@@ -31,7 +35,7 @@ export interface SystemRouteContext {
  * `GET /openapi.json` and `GET /v1/models` (docs/gateway.md, "Endpoints").
  */
 export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRouteContext): void {
-  const { runtime, metrics, shutdown, teams } = context;
+  const { runtime, metrics, shutdown, teams, openapi } = context;
   // Health is an envelope like every other answer: a success while serving, PROVIDER_UNAVAILABLE (503) while
   // stopping, so a load balancer's readiness check and a client read the same thing.
   // With a store, health says whether it answers: down is a failure unless stored keys fail open
@@ -83,7 +87,7 @@ export function registerSystemRoutes(app: Hono<GatewayEnv>, context: SystemRoute
   });
   app.get(ROUTE_TABLE.openapi.path, (c) => {
     c.get('facts').code = 'ok';
-    return c.json(createOpenApiDocument());
+    return c.json(openapi());
   });
   app.get(ROUTE_TABLE.models.path, (c) => {
     const traceId = c.get('traceId');

@@ -9,19 +9,21 @@ import {
 } from '../../unified/ai-sdk.js';
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { boundAnswers, checkToolCalls } from '../bound-answer.js';
-import { buildEnvelope, withMetadata } from '../build-envelope.js';
-import { type StreamRecorder, serveThroughCache, textCacheSubject } from '../cache/serve-through-cache.js';
+import { boundAnswers, checkToolCalls } from '../ai-sdk/bound-answer.js';
+import { STREAM_REQUEST_HEADER, StreamTap } from '../ai-sdk/guarded-fetch.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
+import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
+import type { TextStreamWrite } from '../basics/create-event-stream.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
+import type { ConfigProblem } from '../config/config-problem.js';
+import { buildEnvelope, withMetadata } from '../pipeline/build-envelope.js';
 import {
   type AttemptInput,
   callWithFallbacks,
   stoppedFailure,
   type Target,
   traceFlagsOf,
-} from '../call-with-fallbacks.js';
-import { type ChatCall, chatFamilyOf, toChatCall } from '../chat-request.js';
-import type { ConfigProblem } from '../config.js';
-import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
+} from '../pipeline/call-with-fallbacks.js';
 import {
   estimateTokens,
   type GatewayEnv,
@@ -30,23 +32,17 @@ import {
   noteEnvelope,
   respond,
   systemFailure,
-} from '../gateway-env.js';
-import { STREAM_REQUEST_HEADER, StreamTap } from '../guarded-fetch.js';
-import type { ModelOf } from '../providers.js';
-import { invalidRequest } from '../read-request.js';
-import type { TextRequest } from '../request-schemas.js';
-import { createObjectCheck, type ObjectCheck } from '../structured-output.js';
-import {
-  ENVELOPE_RENDERER,
-  surfaceHeaders,
-  type TextStreamWrite,
-  writeEnvelopeEvents,
-} from '../surfaces/surface.js';
-import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../upstream-fault.js';
+} from '../pipeline/gateway-env.js';
+import { ENVELOPE_RENDERER, surfaceHeaders, writeEnvelopeEvents } from '../pipeline/renderer.js';
+import { createObjectCheck, type ObjectCheck } from '../pipeline/structured-output.js';
+import { type ChatCall, chatFamilyOf, toChatCall } from '../request/chat-request.js';
+import { invalidRequest } from '../request/read-request.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import { callNative, type NativeStream, startNativeStream } from '../wire/call-native.js';
 import { withParsedToolArguments } from '../wire/parse-tool-arguments.js';
 import type { WireDelta, WireRequest } from '../wire/wire-format.js';
 import { serveCall, withPlace } from './serve-call.js';
+import { type StreamRecorder, serveThroughCache, textCacheSubject } from './serve-through-cache.js';
 
 /** A text request checked against its targets: each target's AI SDK call options and the answer's check. */
 interface PreparedText {
@@ -91,7 +87,7 @@ function prepareText(
     if (!translated.ok)
       return refuse(translated.problems, { provider: target.provider.id, target: target.label });
     calls.set(target.label, translated.call);
-    const native = target.provider.native;
+    const native = runtime.natives.get(target.provider.id);
     if (native === undefined) continue;
     const built = native.route.wire.buildRequest(body, {
       provider: target.provider.id,
@@ -187,7 +183,7 @@ function serveText(
     maxOutputTokens: body.max_output_tokens ?? body.max_tokens ?? body.max_completion_tokens,
     call: async (input): Promise<TextResult> => {
       const wire = prepared.natives.get(input.target.label);
-      const native = input.target.provider.native;
+      const native = runtime.natives.get(input.target.provider.id);
       if (wire !== undefined && native !== undefined) {
         return {
           native: checkNativeAnswer(await callNative(native, wire, nativeCall(input, c.get('traceId')))),
@@ -483,7 +479,7 @@ function serveTextStream(
         clientSignal: clientGone.signal,
         call: async (input): Promise<StartedText> => {
           const wire = prepared.natives.get(input.target.label);
-          const native = input.target.provider.native;
+          const native = runtime.natives.get(input.target.provider.id);
           if (wire !== undefined && native !== undefined) {
             return { native: await startNativeStream(native, wire, nativeCall(input, traceId)) };
           }

@@ -5,11 +5,12 @@
  */
 
 import type { Context, Hono } from 'hono';
-import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../gateway-env.js';
-import { hasControlCharacter } from '../plain-id.js';
-import { ROUTE_TABLE } from '../route-table.js';
+import { hasControlCharacter } from '../basics/plain-id.js';
+import { ROUTE_TABLE } from '../basics/route-table.js';
+import { type GatewayEnv, respond, systemFailure, systemSuccess } from '../pipeline/gateway-env.js';
 import { formatUsd } from '../spend/cost-header.js';
 import { readSpend } from '../store/budgets.js';
+import type { KeyRecord } from '../store/keys.js';
 import { readCounts } from '../store/limits.js';
 import type { GatewayStore } from '../store/open-store.js';
 import {
@@ -30,6 +31,8 @@ export interface UsageRouteContext {
   now: () => Date;
   /** The answer when the store fails. */
   storeDown: (c: Context<GatewayEnv>, error: unknown) => Response;
+  /** What this instance leased of a key's limits and has not used: the store counts it as used. */
+  unused?: ((key: KeyRecord, at: Date) => { requests: number; usd: number }) | undefined;
 }
 
 function parseTime(value: string | undefined): Date | undefined | 'invalid' {
@@ -39,10 +42,8 @@ function parseTime(value: string | undefined): Date | undefined | 'invalid' {
 }
 
 /** Register `GET /v1/usage`, `GET /v1/usage/requests` and `GET /v1/key`. */
-export function registerUsageRoutes(
-  app: Hono<GatewayEnv>,
-  { store, now, storeDown }: UsageRouteContext,
-): void {
+export function registerUsageRoutes(app: Hono<GatewayEnv>, context: UsageRouteContext): void {
+  const { store, now, storeDown } = context;
   app.get(ROUTE_TABLE.usage.path, async (c) => {
     const traceId = c.get('traceId');
     const query = c.req.query();
@@ -66,7 +67,7 @@ export function registerUsageRoutes(
       return respond(
         c,
         systemSuccess(
-          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''} from ${report.from} to ${report.to}.`,
+          `${totals.requests} request(s), ${totals.errors} failed, ${totals.input_tokens + totals.output_tokens} token(s), $${formatUsd(totals.cost_usd)}${totals.unpriced > 0 ? ` and ${totals.unpriced} request(s) without a price` : ''}${totals.cost_saved_usd > 0 ? `, $${formatUsd(totals.cost_saved_usd)} saved by the cache` : ''} from ${report.from} to ${report.to}.`,
           traceId,
           { usage: report },
         ),
@@ -129,7 +130,11 @@ export function registerUsageRoutes(
     }
     try {
       const at = now();
-      const [counts, spend] = await Promise.all([readCounts(store, key, at), readSpend(store, key, at)]);
+      const [stored, held] = await Promise.all([readCounts(store, key, at), readSpend(store, key, at)]);
+      // This instance's unused leases are not used: the key may still spend them (docs/gateway.md, "Leases").
+      const unused = context.unused?.(key, at) ?? { requests: 0, usd: 0 };
+      const counts = { ...stored, minute_requests: Math.max(0, stored.minute_requests - unused.requests) };
+      const spend = { ...held, reserved: Math.max(0, held.reserved - unused.usd) };
       const used = { ...counts, period_usd: spend.spent, reserved_usd: spend.reserved };
       const left = (limit: number | null, count: number) =>
         limit === null ? null : Math.max(0, limit - count);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { RequestFacts } from '../gateway-env.js';
+import type { RequestFacts } from '../pipeline/gateway-env.js';
 import { chargeOf } from './charge-of.js';
 import { createPriceBook } from './price-book.js';
 
@@ -34,7 +34,7 @@ describe('chargeOf', () => {
   });
 
   test('a request no provider billed has no cost', () => {
-    expect(chargeOf({ route: '/v1/text', attempts: 0, provider: 'system' }, book, AT)).toEqual({
+    expect(chargeOf({ provider: 'system' }, book, AT)).toEqual({
       tokens: 0,
       cost: undefined,
     });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { checkGatewayConfig } from '../config.js';
+import { checkGatewayConfig } from '../config/config.js';
 import { createPriceBook, PRICE_TABLE_VERSION } from './price-book.js';
 import { type PricedCall, priceCall, priceEnvelope } from './price-call.js';
 

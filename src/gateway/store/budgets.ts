@@ -16,12 +16,14 @@ function toNano(usd: number): number {
   return Math.ceil(usd * NANO);
 }
 
-/** The period's settled spend and the live reservations of a key, in nanodollars. */
+/** The period's settled spend and what is held for calls not ended (reservations and live leases), in nanodollars. */
 const SPEND_NOW = `SELECT
   (SELECT COALESCE(MAX(used), 0) FROM verdict_counters
     WHERE key_name = $1 AND kind = 'spend' AND window_start = $2)::float8 AS spent,
-  (SELECT COALESCE(SUM(amount), 0) FROM verdict_reservations
-    WHERE key_name = $1 AND expires_at > $3)::float8 AS reserved`;
+  ((SELECT COALESCE(SUM(amount), 0) FROM verdict_reservations
+    WHERE key_name = $1 AND expires_at > $3)
+  + (SELECT COALESCE(SUM(amount), 0) FROM verdict_leases
+    WHERE key_name = $1 AND kind = 'spend' AND window_start = $2 AND expires_at > $3))::float8 AS reserved`;
 
 function spendParameters(key: KeyRecord, now: Date): string[] {
   return [key.name, periodStart(key.budget_period ?? 'day', now).toISOString(), now.toISOString()];
@@ -50,7 +52,7 @@ export type Reservation = { reserved: true; id: string } | { reserved: false; re
 export interface SpendNow {
   /** Settled costs of the period. */
   spent: number;
-  /** Worst cases of calls in flight (reservations not yet expired). */
+  /** Held for calls in flight: live dollar leases of instances, and reservations not yet expired. */
   reserved: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The gateway's store (docs/gateway.md, "Teams"): keys with limits, atomic admission, and the usage record, in
+ * The gateway's store (docs/gateway.md, "Teams"): keys with limits, leases of those limits, and the usage record, in
  * PostgreSQL (`pg`) or PGlite, with versioned migrations.
  */
 export {
@@ -11,6 +11,13 @@ export {
   type SpendNow,
   settleSpend,
 } from './budgets.js';
+export {
+  KeyLeases,
+  type KeyLeasesOptions,
+  LEASE_PARTS,
+  LEASE_TTL_MS,
+  type LeaseReservation,
+} from './key-leases.js';
 export {
   BUDGET_PERIODS,
   type BudgetPeriod,
@@ -27,7 +34,17 @@ export {
   revokeKey,
   updateKey,
 } from './keys.js';
-export { type Admission, admitRequest, countTokens, type Refusal, readCounts } from './limits.js';
+export {
+  type Consumption,
+  exchangeLeases,
+  type LeaseAnswer,
+  type LeaseExchange,
+  type LeaseState,
+  POOLED_KINDS,
+  type PooledKind,
+  pruneLeases,
+} from './leases.js';
+export { type Admission, type Refusal, readCounts } from './limits.js';
 export { MIGRATIONS, type Migration, type MigrationReport, migrateStore } from './migrate-store.js';
 export {
   type GatewayStore,

@@ -12,8 +12,9 @@ export interface Migration {
 
 /**
  * The schema, step by step. Keys hold only a SHA-256 hash of the key; counters hold one row per key, kind and
- * window (`requests` and `tokens` per minute, `budget` and `spend` per budget period); usage holds one row per request, keyed
- * by a request id so that a retried batch writes each row once.
+ * window (`requests` and `tokens` per minute, `budget` and `spend` per budget period); leases hold the slices of
+ * those limits instances took; usage holds one row per request, keyed by a request id so that a retried batch
+ * writes each row once, and one row per day, key, provider, model, route and surface once past the retention.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -114,6 +115,42 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX verdict_cache_expires ON verdict_cache (expires_at)',
       'CREATE INDEX verdict_cache_stored ON verdict_cache (stored_at)',
       'ALTER TABLE verdict_usage ADD COLUMN cache text',
+    ],
+  },
+  {
+    version: 5,
+    name: "leases: slices of a key's limits that an instance admits against on its own",
+    statements: [
+      // One row per key, instance, kind (`tokens`, `budget`, `spend`) and window: what the instance holds and has
+      // not consumed yet (tokens, or nanodollars for `spend`); it counts against the limit until it expires.
+      `CREATE TABLE verdict_leases (
+        key_name text NOT NULL,
+        instance text NOT NULL,
+        kind text NOT NULL,
+        window_start timestamptz NOT NULL,
+        amount bigint NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (key_name, instance, kind, window_start)
+      )`,
+      'CREATE INDEX verdict_leases_key ON verdict_leases (key_name, kind, window_start)',
+      'CREATE INDEX verdict_leases_expires ON verdict_leases (expires_at)',
+    ],
+  },
+  {
+    version: 6,
+    name: 'the client surface of each daily rollup',
+    statements: [
+      "ALTER TABLE verdict_usage_daily ADD COLUMN IF NOT EXISTS surface text NOT NULL DEFAULT 'verdict'",
+      'ALTER TABLE verdict_usage_daily DROP CONSTRAINT verdict_usage_daily_pkey',
+      'ALTER TABLE verdict_usage_daily ADD PRIMARY KEY (day, key_name, provider, model, route, surface)',
+    ],
+  },
+  {
+    version: 7,
+    name: 'the dollars a cache hit saved',
+    statements: [
+      'ALTER TABLE verdict_usage ADD COLUMN cost_saved_usd double precision',
+      'ALTER TABLE verdict_usage_daily ADD COLUMN cost_saved_usd double precision NOT NULL DEFAULT 0',
     ],
   },
 ];

@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64Url } from '../../unified/base64.js';
-import { hasControlCharacter } from '../plain-id.js';
+import { hasControlCharacter } from '../basics/plain-id.js';
 import type { GatewayStore } from './open-store.js';
 import type { UsageRecord } from './usage-writer.js';
 
@@ -29,6 +29,8 @@ export interface UsageTotals {
   cost_usd: number;
   /** Requests without a price (`cost_usd` leaves them out): an unknown model, usage the provider did not report. */
   unpriced: number;
+  /** Dollars the response cache saved: what the answers its hits replayed cost when they were made. */
+  cost_saved_usd: number;
   /** Median latency in milliseconds (`null` without requests). */
   latency_p50_ms: number | null;
   /** 95th percentile latency in milliseconds. */
@@ -58,12 +60,30 @@ export interface UsageReport {
 /** Most series points one report answers. */
 export const MAX_SERIES_POINTS = 5000;
 
-const AGGREGATES = `count(*)::float8 AS requests,
-  (count(*) FILTER (WHERE code <> 'ok'))::float8 AS errors,
+/**
+ * The requests of the range `[$1, $2)`: per-request rows, and the daily rollups of the days past the retention
+ * (docs/gateway.md, "Retention"), each counted at the start of its UTC day, without a code or a latency. A request
+ * is in one of the two tables, never both: the rollup job moves it in one transaction.
+ */
+const IN_RANGE = `WITH counted AS (
+  SELECT time, key_name, provider, model, route, surface, code, 1 AS requests,
+    CASE WHEN code <> 'ok' THEN 1 ELSE 0 END AS errors, input_tokens, output_tokens, cost_usd,
+    CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END AS unpriced, cost_saved_usd, latency_ms
+  FROM verdict_usage WHERE time >= $1::timestamptz AND time < $2::timestamptz
+  UNION ALL
+  SELECT day::timestamp AT TIME ZONE 'UTC', NULLIF(key_name, ''), NULLIF(provider, ''), NULLIF(model, ''), route,
+    surface, NULL, requests, errors, input_tokens, output_tokens, cost_usd, unpriced, cost_saved_usd, NULL
+  FROM verdict_usage_daily
+  WHERE day::timestamp AT TIME ZONE 'UTC' >= $1::timestamptz AND day::timestamp AT TIME ZONE 'UTC' < $2::timestamptz
+)`;
+
+const AGGREGATES = `COALESCE(sum(requests), 0)::float8 AS requests,
+  COALESCE(sum(errors), 0)::float8 AS errors,
   COALESCE(sum(input_tokens), 0)::float8 AS input_tokens,
   COALESCE(sum(output_tokens), 0)::float8 AS output_tokens,
   COALESCE(sum(cost_usd), 0)::float8 AS cost_usd,
-  (count(*) FILTER (WHERE cost_usd IS NULL))::float8 AS unpriced,
+  COALESCE(sum(unpriced), 0)::float8 AS unpriced,
+  COALESCE(sum(cost_saved_usd), 0)::float8 AS cost_saved_usd,
   (percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p50_ms,
   (percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p95_ms,
   (percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms))::float8 AS latency_p99_ms`;
@@ -83,28 +103,31 @@ function totalsOf(row: Record<string, unknown>): UsageTotals {
     // Twelve decimals, as each cost is given: a sum of doubles carries binary noise past them.
     cost_usd: Math.round(Number(row.cost_usd ?? 0) * 1e12) / 1e12,
     unpriced: Number(row.unpriced ?? 0),
+    cost_saved_usd: Math.round(Number(row.cost_saved_usd ?? 0) * 1e12) / 1e12,
     latency_p50_ms: maybe(row.latency_p50_ms),
     latency_p95_ms: maybe(row.latency_p95_ms),
     latency_p99_ms: maybe(row.latency_p99_ms),
   };
 }
 
-/** Usage between `from` and `to`, grouped and bucketed; the series is cut at {@link MAX_SERIES_POINTS}. */
+/**
+ * Usage between `from` and `to`, grouped and bucketed, over per-request rows and, past the retention, the daily
+ * rollups; the series is cut at {@link MAX_SERIES_POINTS}.
+ */
 export async function queryUsage(
   store: GatewayStore,
   range: { from: Date; to: Date; groupBy: UsageGroup; bucket: UsageBucket },
 ): Promise<UsageReport> {
   const params = [range.from.toISOString(), range.to.toISOString(), range.groupBy];
-  const where = 'WHERE time >= $1::timestamptz AND time < $2::timestamptz';
   const [totals, groups, series] = await Promise.all([
-    store.query(`SELECT ${AGGREGATES} FROM verdict_usage ${where} AND $3::text IS NOT NULL`, params),
+    store.query(`${IN_RANGE} SELECT ${AGGREGATES} FROM counted WHERE $3::text IS NOT NULL`, params),
     store.query(
-      `SELECT ${GROUP} AS grp, ${AGGREGATES} FROM verdict_usage ${where} GROUP BY grp ORDER BY requests DESC LIMIT 200`,
+      `${IN_RANGE} SELECT ${GROUP} AS grp, ${AGGREGATES} FROM counted GROUP BY grp ORDER BY requests DESC LIMIT 200`,
       params,
     ),
     store.query(
-      `SELECT date_trunc($4::text, time, 'UTC') AS bucket, ${GROUP} AS grp, ${AGGREGATES}
-       FROM verdict_usage ${where} GROUP BY bucket, grp ORDER BY bucket, grp LIMIT ${MAX_SERIES_POINTS}`,
+      `${IN_RANGE} SELECT date_trunc($4::text, time, 'UTC') AS bucket, ${GROUP} AS grp, ${AGGREGATES}
+       FROM counted GROUP BY bucket, grp ORDER BY bucket, grp LIMIT ${MAX_SERIES_POINTS}`,
       [...params, range.bucket],
     ),
   ]);
@@ -188,6 +211,8 @@ function toRecord(row: Record<string, unknown>): UsageRecord {
     cost_usd: row.cost_usd === null || row.cost_usd === undefined ? null : Number(row.cost_usd),
     cost_reason: text(row.cost_reason),
     cache: text(row.cache),
+    cost_saved_usd:
+      row.cost_saved_usd === null || row.cost_saved_usd === undefined ? null : Number(row.cost_saved_usd),
   };
 }
 

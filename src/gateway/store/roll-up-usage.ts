@@ -2,7 +2,7 @@ import type { GatewayStore } from './open-store.js';
 
 /**
  * Retention of the usage record (docs/gateway.md, "Retention"): per-request rows older than the retention are
- * summed into `verdict_usage_daily` (per UTC day, key, provider, model and route) and deleted, in small batches,
+ * summed into `verdict_usage_daily` (per UTC day, key, provider, model, route and surface) and deleted, in small batches,
  * each one transaction, so writers are never held for long and a batch is either moved whole or not at all.
  */
 
@@ -35,22 +35,23 @@ const MOVE_BATCH = `WITH batch AS (
     SELECT request_id FROM verdict_usage WHERE time < $1 ORDER BY time LIMIT $2 FOR UPDATE SKIP LOCKED
   ), gone AS (
     DELETE FROM verdict_usage AS usage USING batch WHERE usage.request_id = batch.request_id
-    RETURNING usage.time, usage.key_name, usage.provider, usage.model, usage.route, usage.code,
-      usage.input_tokens, usage.output_tokens, usage.cost_usd
+    RETURNING usage.time, usage.key_name, usage.provider, usage.model, usage.route, usage.surface, usage.code,
+      usage.input_tokens, usage.output_tokens, usage.cost_usd, usage.cost_saved_usd
   ), rolled AS (
-    INSERT INTO verdict_usage_daily AS daily (day, key_name, provider, model, route, requests, errors, input_tokens,
-      output_tokens, cost_usd, unpriced)
+    INSERT INTO verdict_usage_daily AS daily (day, key_name, provider, model, route, surface, requests, errors,
+      input_tokens, output_tokens, cost_usd, unpriced, cost_saved_usd)
     SELECT (time AT TIME ZONE 'UTC')::date, COALESCE(key_name, ''), COALESCE(provider, ''), COALESCE(model, ''), route,
-      count(*), count(*) FILTER (WHERE code <> 'ok'), COALESCE(sum(input_tokens), 0), COALESCE(sum(output_tokens), 0),
-      COALESCE(sum(cost_usd), 0), count(*) FILTER (WHERE cost_usd IS NULL)
-    FROM gone GROUP BY 1, 2, 3, 4, 5
-    ON CONFLICT (day, key_name, provider, model, route) DO UPDATE SET
+      surface, count(*), count(*) FILTER (WHERE code <> 'ok'), COALESCE(sum(input_tokens), 0), COALESCE(sum(output_tokens), 0),
+      COALESCE(sum(cost_usd), 0), count(*) FILTER (WHERE cost_usd IS NULL), COALESCE(sum(cost_saved_usd), 0)
+    FROM gone GROUP BY 1, 2, 3, 4, 5, 6
+    ON CONFLICT (day, key_name, provider, model, route, surface) DO UPDATE SET
       requests = daily.requests + EXCLUDED.requests,
       errors = daily.errors + EXCLUDED.errors,
       input_tokens = daily.input_tokens + EXCLUDED.input_tokens,
       output_tokens = daily.output_tokens + EXCLUDED.output_tokens,
       cost_usd = daily.cost_usd + EXCLUDED.cost_usd,
-      unpriced = daily.unpriced + EXCLUDED.unpriced
+      unpriced = daily.unpriced + EXCLUDED.unpriced,
+      cost_saved_usd = daily.cost_saved_usd + EXCLUDED.cost_saved_usd
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM gone)::float8 AS moved`;

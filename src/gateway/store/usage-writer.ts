@@ -39,6 +39,8 @@ export interface UsageRecord {
   cost_reason: string | null;
   /** `hit` when the response cache answered (no provider call, no tokens), `miss`, `bypass`, or `null` without a cache. */
   cache?: string | null | undefined;
+  /** Dollars a cache hit saved (what the answer it replayed cost when it was made); `null` for other requests. */
+  cost_saved_usd?: number | null | undefined;
 }
 
 /** How the writer batches and retries. */
@@ -90,13 +92,14 @@ const COLUMNS = [
   'cost_usd',
   'cost_reason',
   'cache',
+  'cost_saved_usd',
 ] as const;
 
 // One statement per batch whatever its size: every column travels as one array parameter.
 const INSERT_BATCH = `INSERT INTO verdict_usage (${COLUMNS.join(', ')})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::integer[], $11::integer[], $12::text[], $13::integer[], $14::bigint[],
-    $15::bigint[], $16::double precision[], $17::text[], $18::text[])
+    $15::bigint[], $16::double precision[], $17::text[], $18::text[], $19::double precision[])
   ON CONFLICT (request_id) DO NOTHING`;
 
 /** Failures in a row after which the writer counts as stuck (`/healthz` says so). */

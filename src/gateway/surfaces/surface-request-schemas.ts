@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteKey } from '../route-table.js';
+import type { RouteKey } from '../basics/route-table.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './anthropic/messages-request-schema.js';
 import { chatCompletionsRequestSchema } from './openai/chat-completions.js';
 import { responsesRequestSchema } from './openai/responses.js';

@@ -1,8 +1,8 @@
 import { assembleFailure } from '../../unified/assemble-output.js';
 import type { UnifiedFailure, UnifiedOutput } from '../../unified/types.js';
-import { MAX_TOOL_CALLS, toolCallsFault } from '../bound-answer.js';
-import { STREAM_REQUEST_HEADER } from '../guarded-fetch.js';
-import { findUpstreamFault } from '../upstream-fault.js';
+import { MAX_TOOL_CALLS, toolCallsFault } from '../ai-sdk/bound-answer.js';
+import { STREAM_REQUEST_HEADER } from '../ai-sdk/guarded-fetch.js';
+import { findUpstreamFault } from '../ai-sdk/upstream-fault.js';
 import type { WireDelta, WireReadContext, WireRequest } from './wire-format.js';
 import type { WireRoute } from './wire-formats.js';
 

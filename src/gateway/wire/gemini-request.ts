@@ -1,6 +1,6 @@
-import { IMAGE_EXTENSIONS, splitDataUrl } from '../chat-request.js';
-import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
-import type { TextRequest } from '../request-schemas.js';
+import { IMAGE_EXTENSIONS, splitDataUrl } from '../request/chat-request.js';
+import type { ChatMessage, ChatUserPart } from '../request/chat-request-schema.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import { definedMembers, type NativeRequestBuild } from './native-request.js';
 import { geminiThinkingFor } from './reasoning-budget.js';
 import {

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '../config.js';
+import type { ConfigProblem } from '../config/config-problem.js';
 
 /**
  * What a native format's request builder gives back: the provider request, the problems that keep the request

@@ -1,6 +1,6 @@
 import { normalizeResponse, type UnifiedFormat } from '../../unified/normalize-response.js';
-import type { JsonObject } from '../json-value.js';
-import type { TextRequest } from '../request-schemas.js';
+import type { JsonObject } from '../basics/json-value.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import type { NativeRequestBuild } from './native-request.js';
 import { readWireStream } from './read-wire-stream.js';
 import type { WireEventDeltas, WireFormat, WireRequestBuild } from './wire-format.js';

@@ -1,8 +1,8 @@
 import type { UnifiedFormat } from '../../unified/normalize-response.js';
 import { normalizeResponse } from '../../unified/normalize-response.js';
-import type { ChatMessage, ChatUserPart } from '../chat-request-schema.js';
-import type { JsonObject } from '../json-value.js';
-import type { TextRequest } from '../request-schemas.js';
+import type { JsonObject } from '../basics/json-value.js';
+import type { ChatMessage, ChatUserPart } from '../request/chat-request-schema.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import { readWireStream } from './read-wire-stream.js';
 import { createThinkSplitter } from './split-think-stream.js';
 import type { WireDelta, WireFormat, WireRequestBuild, WireTarget } from './wire-format.js';

@@ -1,9 +1,9 @@
 import { pointerOf } from '../../json/json-pointer.js';
-import type { ChatFamily, Refusable } from '../chat-request.js';
-import { REFUSED } from '../chat-request.js';
-import type { ConfigProblem } from '../config.js';
-import { isJsonObjectValue, type JsonObject } from '../json-value.js';
-import type { TextRequest } from '../request-schemas.js';
+import { isJsonObjectValue, type JsonObject } from '../basics/json-value.js';
+import type { ConfigProblem } from '../config/config-problem.js';
+import type { ChatFamily, Refusable } from '../request/chat-request.js';
+import { REFUSED } from '../request/chat-request.js';
+import type { TextRequest } from '../request/request-schemas.js';
 
 /**
  * The problems a native format finds while building a provider request: what the target cannot take, named by

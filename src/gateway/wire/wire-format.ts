@@ -1,9 +1,9 @@
 import type { HeadersLike } from '../../unified/header-value.js';
 import type { UnifiedFormat } from '../../unified/normalize-response.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import type { ProviderType } from '../config.js';
-import type { JsonObject } from '../json-value.js';
-import type { TextRequest } from '../request-schemas.js';
+import type { JsonObject } from '../basics/json-value.js';
+import type { ProviderType } from '../config/config.js';
+import type { TextRequest } from '../request/request-schemas.js';
 
 /**
  * A native wire format: how the gateway speaks one provider API itself, without the AI SDK (docs/design.md,

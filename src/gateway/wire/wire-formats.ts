@@ -1,5 +1,5 @@
-import type { ProviderType } from '../config.js';
-import { PACKAGED_TYPES } from '../packaged-types.js';
+import { PACKAGED_TYPES } from '../ai-sdk/packaged-types.js';
+import type { ProviderType } from '../config/config.js';
 import { geminiWire } from './gemini-wire.js';
 import { compatibleChatWire, mistralChatWire, openAiChatWire, openRouterChatWire } from './openai-chat.js';
 import { openAiResponsesWire } from './openai-responses-wire.js';

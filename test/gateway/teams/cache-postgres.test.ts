@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { resolveCacheSettings } from '../../../src/gateway/cache/cache-settings.js';
 import { ResponseCache } from '../../../src/gateway/cache/response-cache.js';
+import { resolveCacheSettings } from '../../../src/gateway/config/cache-settings.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import { type GatewayStore, migrateStore, openStore } from '../../../src/gateway/store/index.js';
 import type { UnifiedOutput } from '../../../src/unified/index.js';

@@ -97,7 +97,7 @@ describe.each(stores)('control characters in ids on $name', ({ open }) => {
   }, 60_000);
   beforeEach(async () => {
     replay = replayServer();
-    await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+    await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
   });
 
   function gatewayOn(target: GatewayStore, log?: (line: string) => void) {

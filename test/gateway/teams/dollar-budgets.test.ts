@@ -84,8 +84,9 @@ describe.each(['postgres', 'pglite'] as const)('dollar budgets on %s, three inst
     for (const gateway of gateways) expect(await gateway.flush()).toBe(0);
     // The bound: spend ≤ budget + (calls in flight) × (cost − reservation)⁺, which is 0 here.
     expect(usd).toBeLessThanOrEqual(0.0018 + 1e-12);
-    // Admission is exact, not timid: before any call settles, as many worst cases as fit are admitted.
-    expect(admitted).toBeGreaterThanOrEqual(Math.floor(0.0018 / RESERVED));
+    // Admission is near exact, not timid: when a call is refused, each instance's lease has less than one
+    // worst case left (docs/gateway.md, "Leases"), so at most three worst cases go unused.
+    expect(admitted).toBeGreaterThanOrEqual(Math.floor(0.0018 / RESERVED) - 3);
     expect(admitted + refused.length).toBe(200);
     expect(refused[0]).toMatchObject({
       code: 'INSUFFICIENT_CREDITS',

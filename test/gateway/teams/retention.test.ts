@@ -24,7 +24,7 @@ function records(count: number, stepMs: number): UsageRecord[] {
     trace_id: `t-${index}`,
     key_name: index % 2 === 0 ? 'team-a' : null,
     route: '/v1/text',
-    surface: 'verdict',
+    surface: index % 4 === 0 ? 'openai' : 'verdict',
     provider: 'openai',
     model: index % 3 === 0 ? 'gpt-4o' : 'gpt-4o-mini',
     target: 'openai:gpt-4o-mini',
@@ -140,3 +140,68 @@ test('the gateway runs the job on its own, with the configured retention', async
     .toBe(0);
   expect(await gateway.flush()).toBe(0);
 }, 120_000);
+
+describe.each(['pglite', 'postgres'] as const)('/v1/usage past the retention on %s', (kind) => {
+  test('90 days of usage answer the same totals before and after the rollup, per surface too', async () => {
+    const [store] = stores[kind] as [GatewayStore];
+    await store.query('TRUNCATE verdict_usage, verdict_usage_daily');
+    const writer = new UsageWriter(store);
+    // One record every 6 hours back to 75 days.
+    for (const record of records(300, 6 * 3_600_000)) writer.add(record);
+    expect(await writer.flush(60_000)).toBe(0);
+    const gateway = createGateway({
+      providers: replay().providers() as GatewayOptions['providers'],
+      store,
+      adminKey: 'admin-key-of-the-tests-0123456789',
+      // An hour on: the records of the usage requests themselves fall after the range asked for.
+      storeClock: () => new Date(NOW.getTime() + 3_600_000),
+    });
+    const from = new Date(NOW.getTime() - 90 * DAY).toISOString();
+    const usage = async (groupBy: string) => {
+      const answer = await gateway.request(
+        `/v1/usage?from=${from}&to=${NOW.toISOString()}&group_by=${groupBy}&bucket=day`,
+        { headers: { authorization: 'Bearer admin-key-of-the-tests-0123456789' } },
+      );
+      expect(answer.status).toBe(200);
+      return (await answer.json()).metadata.usage;
+    };
+    // Latency percentiles are of per-request rows only: the rollups keep counts and sums.
+    const counts = ({
+      requests,
+      errors,
+      input_tokens,
+      output_tokens,
+      cost_usd,
+      unpriced,
+    }: Record<string, number>) => ({
+      requests,
+      errors,
+      input_tokens,
+      output_tokens,
+      cost_usd: Math.round((cost_usd ?? 0) * 1e9),
+      unpriced,
+    });
+    const before = await usage('surface');
+    expect(before.totals.requests).toBe(300);
+    const report = await rollUpUsage(store, NOW, { retentionDays: 30 });
+    expect(report.moved).toBeGreaterThan(150);
+    const after = await usage('surface');
+    expect(counts(after.totals)).toEqual(counts(before.totals));
+    const bySurface = (list: (Record<string, number> & { group: string })[]) =>
+      Object.fromEntries(list.map((group) => [group.group, counts(group)]));
+    expect(bySurface(after.groups)).toEqual(bySurface(before.groups));
+    expect(Object.keys(bySurface(after.groups)).sort()).toEqual(['openai', 'verdict']);
+    // Per key and per model the sums hold as well; a rolled-up day is one point at its start.
+    for (const groupBy of ['key', 'model']) {
+      const grouped = await usage(groupBy);
+      expect(
+        grouped.groups.reduce((sum: number, group: { requests: number }) => sum + group.requests, 0),
+      ).toBe(300);
+    }
+    // The daily series counts the rolled-up days too.
+    const seriesRequests = (series: { requests: number }[]) =>
+      series.reduce((sum, point) => sum + point.requests, 0);
+    expect(seriesRequests(after.series)).toBe(300);
+    expect(await gateway.flush()).toBe(0);
+  }, 120_000);
+});

@@ -17,7 +17,7 @@ afterAll(async () => {
   await store.close();
 });
 beforeEach(async () => {
-  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
 });
 
 function gateway() {

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   replay = replayServer();
-  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
 });
 
 function gatewayOn() {

@@ -21,6 +21,12 @@ const ADMIN = 'admin-key-of-the-tests-0123456789';
 // Limit tests run on a stopped clock, so a minute boundary passing during a test cannot open a new window.
 const NOON = new Date('2026-12-01T12:00:30.000Z');
 const stopped = { storeClock: () => NOON };
+
+/** A clock that stands still until a test moves it. */
+function movable() {
+  const clock = { at: NOON.getTime(), storeClock: () => new Date(clock.at) };
+  return clock;
+}
 const STATIC = 'static-key-of-the-tests-0123456789';
 
 /** A store that can be switched off: every query then fails as an unreachable store does. */
@@ -49,7 +55,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   replay = replayServer();
-  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage');
+  await store.query('TRUNCATE verdict_keys, verdict_counters, verdict_usage, verdict_leases');
 });
 
 function gatewayOn(target: GatewayStore, options: GatewayOptions = {}) {
@@ -125,11 +131,16 @@ describe('keys in the store', () => {
     );
   });
 
-  test('a revoked key is refused from the next request on', async () => {
+  test('a revoked key is refused once its cached record is older than the key cache', async () => {
     const { key } = await createKey(store, 'team-a');
-    const gateway = gatewayOn(store);
+    const clock = movable();
+    const gateway = gatewayOn(store, { storeClock: clock.storeClock });
     expect((await text(gateway, key)).status).toBe(200);
     await revokeKey(store, 'team-a');
+    // The instance read the key less than 5 s ago: it still works (docs/gateway.md, "Keys").
+    clock.at += 4_999;
+    expect((await text(gateway, key)).status).toBe(200);
+    clock.at += 1;
     const refused = await text(gateway, key);
     expect(refused.status).toBe(401);
     expect((await refused.json()).error).toMatchObject({
@@ -415,12 +426,17 @@ describe('the usage writer', () => {
 });
 
 describe('the store unreachable', () => {
-  test('limited keys are refused with PROVIDER_UNAVAILABLE, static keys go on, /healthz says the store is down', async () => {
+  test('limited keys are refused with PROVIDER_UNAVAILABLE once their lease or record must be read, static keys go on, /healthz says the store is down', async () => {
     const { key } = await createKey(store, 'team-a', { rpm: 100 });
     const down = switchable(store);
-    const gateway = gatewayOn(down);
+    const clock = movable();
+    const gateway = gatewayOn(down, { storeClock: clock.storeClock });
     expect((await text(gateway, key)).status).toBe(200);
     down.down = true;
+    // The key's record is cached and its lease of the minute's requests has room: admitted without the store.
+    expect((await text(gateway, key)).status).toBe(200);
+    // A new minute needs a new lease, and the record is older than the key cache.
+    clock.at += 60_000;
     const refused = await text(gateway, key);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
@@ -437,15 +453,17 @@ describe('the store unreachable', () => {
     // Records queued while the store was down are written once it answers again.
     expect(await gateway.flush()).toBe(0);
     const rows = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM verdict_usage');
-    expect(rows[0]?.n).toBe(3);
+    expect(rows[0]?.n).toBe(4);
   });
 
   test('with fail-open, a key seen before is admitted without limits and counted in /metrics', async () => {
     const { key } = await createKey(store, 'team-a', { rpm: 100 });
     const down = switchable(store);
-    const gateway = gatewayOn(down, { storeFailOpen: true });
+    const clock = movable();
+    const gateway = gatewayOn(down, { storeFailOpen: true, storeClock: clock.storeClock });
     expect((await text(gateway, key)).status).toBe(200);
     down.down = true;
+    clock.at += 60_000;
     expect((await text(gateway, key)).status).toBe(200);
     expect((await text(gateway, `vk_${'y'.repeat(43)}`)).status).toBe(503);
     const health = await gateway.request('/healthz');
@@ -534,8 +552,9 @@ describe('what a request is charged', () => {
     expect(counts.period_tokens).toBeGreaterThanOrEqual(3000);
     expect(counts.period_tokens).toBeLessThan(3100);
     await gateway.flush();
+    // On the stopped clock a record's time is NOON less its latency, which says nothing of the order: by tokens.
     const rows = await store.query<{ output_tokens: number; code: string }>(
-      "SELECT output_tokens::int AS output_tokens, code FROM verdict_usage WHERE trace_id = 'cut-stream' ORDER BY time",
+      "SELECT output_tokens::int AS output_tokens, code FROM verdict_usage WHERE trace_id = 'cut-stream' ORDER BY output_tokens DESC",
     );
     expect(rows).toEqual([
       { output_tokens: 3000, code: 'client_closed' },

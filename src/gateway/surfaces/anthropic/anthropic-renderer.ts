@@ -1,5 +1,5 @@
 import type { UnifiedOutput } from '../../../unified/types.js';
-import { type Renderer, surfaceHeaders } from '../surface.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
 import { toErrorBody, unrenderableError, VERDICT_ERROR_CODE_HEADER } from './to-error-body.js';
 import { toMessage } from './to-message.js';
 import { createMessageEventWriter } from './write-message-events.js';

@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
-import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../../gateway-env.js';
+import { ROUTE_TABLE, type RouteKey } from '../../basics/route-table.js';
 import { createReadBody, jsonBodyOf } from '../../middleware/read-body.js';
-import { invalidRequest } from '../../read-request.js';
-import { ROUTE_TABLE, type RouteKey } from '../../route-table.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../../pipeline/gateway-env.js';
+import { invalidRequest } from '../../request/read-request.js';
 import { serveTextRequest } from '../../routes/text.js';
 import type { DropInSurface } from '../surface.js';
 import { createAnthropicRenderer } from './anthropic-renderer.js';

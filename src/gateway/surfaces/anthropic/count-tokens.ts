@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import { readJson } from '../../../json/index.js';
 import { assembleFailure } from '../../../unified/assemble-output.js';
 import { normalizeResponse } from '../../../unified/normalize-response.js';
-import { retryAfterMs } from '../../call-with-fallbacks.js';
-import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../../gateway-env.js';
+import { retryAfterMs } from '../../pipeline/call-with-fallbacks.js';
+import { type GatewayEnv, type GatewayRuntime, respond, systemFailure } from '../../pipeline/gateway-env.js';
 import type { CountTokensRequest } from './messages-request-schema.js';
 
 /**

@@ -1,8 +1,8 @@
 import { pointerOf } from '../../../json/json-pointer.js';
 import { toBase64 } from '../../../unified/base64.js';
-import type { ChatMessage, ChatUserPart } from '../../chat-request-schema.js';
-import type { ConfigProblem } from '../../config.js';
-import { type TextRequest, textRequestSchema } from '../../request-schemas.js';
+import type { ConfigProblem } from '../../config/config-problem.js';
+import type { ChatMessage, ChatUserPart } from '../../request/chat-request-schema.js';
+import { type TextRequest, textRequestSchema } from '../../request/request-schemas.js';
 import type { MessagesContentBlock, MessagesRequest } from './messages-request-schema.js';
 
 /**

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { isJsonObject } from '../../../contract/findings.js';
 import type { FinishReason, UnifiedOutput } from '../../../unified/types.js';
-import { chatMessagesSchema, chatOptionsShape } from '../../chat-request-schema.js';
-import type { EventStream } from '../../create-event-stream.js';
-import { checkOneTokenLimit, modelSchema, type TextRequest } from '../../request-schemas.js';
+import type { EventStream, TextStreamWrite } from '../../basics/create-event-stream.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
+import { chatMessagesSchema, chatOptionsShape } from '../../request/chat-request-schema.js';
+import { checkOneTokenLimit, modelSchema, type TextRequest } from '../../request/request-schemas.js';
 import { inexpressibleFailure, readEnvelopeParts } from '../read-envelope-parts.js';
-import { type Renderer, surfaceHeaders, type TextStreamWrite } from '../surface.js';
 import { renderOpenAiFailure, toOpenAiError } from './openai-errors.js';
 
 /**

@@ -3,10 +3,10 @@ import type { AiSdkOptions } from '../../../unified/ai-sdk.js';
 import { assembleSuccess } from '../../../unified/assemble-output.js';
 import { toBase64 } from '../../../unified/base64.js';
 import type { UnifiedOutput } from '../../../unified/types.js';
-import type { AttemptInput } from '../../call-with-fallbacks.js';
-import type { ModelOf } from '../../providers.js';
-import type { EmbeddingsRequest } from '../../request-schemas.js';
-import { type Renderer, surfaceHeaders } from '../surface.js';
+import type { ModelOf } from '../../ai-sdk/model-types.js';
+import type { AttemptInput } from '../../pipeline/call-with-fallbacks.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
+import type { EmbeddingsRequest } from '../../request/request-schemas.js';
 import { renderOpenAiFailure } from './openai-errors.js';
 
 /**
@@ -16,11 +16,22 @@ import { renderOpenAiFailure } from './openai-errors.js';
  * `metadata.embeddings`, and the answer is rendered from it.
  */
 
-/** The provider options that ask a provider type for fewer dimensions, or undefined when it has none. */
-function dimensionsOptions(type: string, provider: string, dimensions: number) {
+/**
+ * The provider options that ask a target for fewer dimensions, or undefined when it has none. Bedrock names the
+ * option after the model family the AI SDK reads from the model id (Cohere, Nova, else Titan); the sizes each
+ * model takes are checked by the AI SDK, which refuses the others before the call.
+ */
+function dimensionsOptions(type: string, provider: string, modelId: string, dimensions: number) {
   if (type === 'openai' || type === 'azure') return { openai: { dimensions } };
   if (type === 'google' || type === 'google-vertex') return { google: { outputDimensionality: dimensions } };
   if (type === 'openai-compatible') return { [provider]: { dimensions } };
+  if (type === 'cohere') return { cohere: { outputDimension: dimensions } };
+  if (type === 'amazon-bedrock') {
+    if (modelId.includes('cohere.embed-')) return { bedrock: { outputDimension: dimensions } };
+    if (modelId.includes('amazon.nova-') && modelId.includes('embed'))
+      return { bedrock: { embeddingDimension: dimensions } };
+    return { bedrock: { dimensions } };
+  }
   if (type === 'demo') return {};
   return undefined;
 }
@@ -32,7 +43,7 @@ export function embedInputs(body: EmbeddingsRequest, input: AttemptInput<ModelOf
   const providerOptions =
     body.dimensions === undefined
       ? {}
-      : dimensionsOptions(target.provider.type, target.provider.id, body.dimensions);
+      : dimensionsOptions(target.provider.type, target.provider.id, target.modelId, body.dimensions);
   if (providerOptions === undefined) {
     // Refused before the call: the answer would have the model's own size, not the one asked for.
     throw new InvalidArgumentError({

@@ -1,7 +1,7 @@
 import type { UnifiedErrorCode } from '../../../unified/error-taxonomy.js';
 import { STATUS_OF_UNLISTED_CODE, statusForCode } from '../../../unified/error-taxonomy.js';
 import type { UnifiedFailure, UnifiedOutput } from '../../../unified/types.js';
-import { type Renderer, surfaceHeaders } from '../surface.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
 
 /**
  * Failures in OpenAI's error shape (docs/gateway.md, "Use it from your existing client"): `{error: {message,

@@ -1,14 +1,16 @@
 import type { Context } from 'hono';
-import type { GatewayEnv, GatewayRuntime } from '../../gateway-env.js';
-import { respond, systemFailure } from '../../gateway-env.js';
+import { ROUTE_TABLE } from '../../basics/route-table.js';
 import { jsonBodyOf } from '../../middleware/read-body.js';
-import { invalidRequest } from '../../read-request.js';
-import { REQUEST_SCHEMAS } from '../../request-schemas.js';
-import { ROUTE_TABLE } from '../../route-table.js';
+import type { GatewayEnv, GatewayRuntime } from '../../pipeline/gateway-env.js';
+import { respond, systemFailure } from '../../pipeline/gateway-env.js';
+import { SURFACE_PREFIXES, surfaceHeaders } from '../../pipeline/renderer.js';
+import { invalidRequest } from '../../request/read-request.js';
+import { REQUEST_SCHEMAS } from '../../request/request-schemas.js';
 import { post } from '../../routes/provider-routes.js';
 import { serveCall } from '../../routes/serve-call.js';
+import { embeddingsCacheSubject, serveThroughCache } from '../../routes/serve-through-cache.js';
 import { serveTextRequest } from '../../routes/text.js';
-import { type DropInSurface, SURFACE_PREFIXES, surfaceHeaders } from '../surface.js';
+import type { DropInSurface } from '../surface.js';
 import {
   chatCompletionsRenderer,
   chatCompletionsRequestSchema,
@@ -87,12 +89,14 @@ export const OPENAI_SURFACE: DropInSurface = {
     });
     post(app, runtime, 'embeddings', jsonBodyOf(REQUEST_SCHEMAS.embeddings), (c, body) => {
       c.set('renderer', embeddingsRenderer(body));
-      return serveCall(c, runtime, {
-        route: 'embeddings',
-        model: body.model,
-        call: (input) => embedInputs(body, input),
-        convert: fromEmbedMany,
-      });
+      return serveThroughCache(c, runtime, embeddingsCacheSubject(body), () =>
+        serveCall(c, runtime, {
+          route: 'embeddings',
+          model: body.model,
+          call: (input) => embedInputs(body, input),
+          convert: fromEmbedMany,
+        }),
+      );
     });
     registerModels(OPENAI_SURFACE, app, runtime);
   },

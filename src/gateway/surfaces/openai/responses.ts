@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import type { UnifiedOutput, UnifiedSuccess } from '../../../unified/types.js';
-import type { ChatMessage, ChatUserPart } from '../../chat-request-schema.js';
+import type { EventStream, TextStreamWrite } from '../../basics/create-event-stream.js';
+import type { ConfigProblem } from '../../config/config-problem.js';
+import { type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
+import type { ChatMessage, ChatUserPart } from '../../request/chat-request-schema.js';
 import {
   fileDataSchema,
   imageUrlSchema,
   MAX_TOOLS,
   tokenCountSchema,
   toolFunctionShape,
-} from '../../chat-request-schema.js';
-import type { ConfigProblem } from '../../config.js';
-import type { EventStream } from '../../create-event-stream.js';
-import { modelSchema, type TextRequest } from '../../request-schemas.js';
+} from '../../request/chat-request-schema.js';
+import { modelSchema, type TextRequest } from '../../request/request-schemas.js';
 import { type EnvelopeParts, inexpressibleFailure, readEnvelopeParts } from '../read-envelope-parts.js';
-import { type Renderer, surfaceHeaders, type TextStreamWrite } from '../surface.js';
 import { renderOpenAiFailure, toOpenAiError } from './openai-errors.js';
 
 /**

@@ -3,15 +3,15 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createReplicate } from '@ai-sdk/replicate';
-import type {
-  EmbeddingModel,
-  experimental_generateVideo,
-  ImageModel,
-  LanguageModel,
-  SpeechModel,
-  TranscriptionModel,
-} from 'ai';
-import { omitUndefined } from '../contract/findings.js';
+import { omitUndefined } from '../../contract/findings.js';
+import type { ModelMakers, VideoRun } from '../ai-sdk/model-types.js';
+import {
+  isPackagedType,
+  PACKAGED_MODALITIES,
+  PACKAGED_TYPES,
+  type PackagedType,
+} from '../ai-sdk/packaged-types.js';
+import { type Modality, ROUTE_NAMES } from '../basics/route-table.js';
 import {
   KNOWN_COMPATIBLE,
   keyEnvOf,
@@ -19,68 +19,11 @@ import {
   type ProviderSettings,
   type ProviderType,
   providerTypeOf,
-} from './config.js';
-import { createDemoModels, type DemoOptions, isDemoVideoOperation } from './demo/create-demo-models.js';
+} from '../config/config.js';
+import { createDemoModels, type DemoOptions, isDemoVideoOperation } from '../demo/create-demo-models.js';
 import { createPackagedModels } from './packaged-providers.js';
-import { isPackagedType, PACKAGED_MODALITIES, PACKAGED_TYPES, type PackagedType } from './packaged-types.js';
-import { type Modality, ROUTE_NAMES } from './route-table.js';
-import { createNativeTransport, type NativeTransport } from './wire/call-native.js';
-import { wireRouteOf } from './wire/wire-formats.js';
 
-export type { Modality } from './route-table.js';
-
-/** A video model, as `experimental_generateVideo` takes it. */
-export type VideoModel = Parameters<typeof experimental_generateVideo>[0]['model'];
-
-/**
- * The AI SDK model each modality calls, as the provider packages make it: an object that names its provider,
- * never a string id for the AI SDK's own gateway. A modality of the route table without an entry here does not
- * compile.
- */
-export interface ModalityModels {
-  /** For `POST /v1/text`. */
-  readonly text: Exclude<LanguageModel, string>;
-  /** For `POST /v1/images`. */
-  readonly images: Exclude<ImageModel, string>;
-  /** For `POST /v1/speech`. */
-  readonly speech: Exclude<SpeechModel, string>;
-  /** For `POST /v1/transcriptions`. */
-  readonly transcriptions: Exclude<TranscriptionModel, string>;
-  /** For `POST /v1/videos`. */
-  readonly videos: Exclude<VideoModel, string>;
-  /** For `POST /openai/v1/embeddings`. */
-  readonly embeddings: Exclude<EmbeddingModel, string>;
-}
-
-/** The model a modality calls. */
-export type ModelOf<K extends Modality> = ModalityModels[K];
-
-/** Makes the model of one modality from a model id. */
-export type ModelMaker<K extends Modality> = (modelId: string) => ModelOf<K>;
-
-/** The model makers of one provider, per modality; a missing entry means "not offered". */
-export type ModelMakers = { readonly [K in Modality]?: ModelMaker<K> };
-
-/**
- * How a provider's video models run (docs/gateway.md, "Endpoints"), as its installed SDK implements them: a model with
- * `doStart`/`doStatus` starts a job; one with only `doGenerate` polls inside its one call.
- */
-export type VideoRun =
-  | {
-      /** Started as a job (`experimental_startVideo`) and polled (`experimental_getVideoStatus`). */
-      readonly kind: 'job';
-      /**
-       * Whether a polled job's `operation` has the shape this provider's SDK gave when the job started. A job id
-       * is the client's to send, so one made up is refused before any call (the SDKs build a URL from it).
-       */
-      readonly isOperation: (operation: unknown) => boolean;
-    }
-  | {
-      /** Finished in one call of the model's `doGenerate`, which polls the provider itself: no job id to give. */
-      readonly kind: 'call';
-      /** The provider options that make the SDK poll every `pollMs` milliseconds. */
-      readonly pollOptions: (pollMs: number) => Record<string, Record<string, number>>;
-    };
+export type { Modality } from '../basics/route-table.js';
 
 /** Makes the models of one configured provider, per modality; a missing entry means "not offered". */
 export interface ProviderModels extends ModelMakers {
@@ -97,11 +40,6 @@ export interface ProviderModels extends ModelMakers {
    * key; set for `anthropic` providers only (docs/gateway.md, "Anthropic clients").
    */
   readonly countTokens?: (body: unknown, signal: AbortSignal) => Promise<Response>;
-  /**
-   * The native transport of its text requests, for the provider types verdict speaks to itself (docs/design.md,
-   * "Native wire formats"); absent, every call goes through the AI SDK model.
-   */
-  readonly native?: NativeTransport;
 }
 
 /** Anthropic's API root when a provider sets no base URL (the AI SDK's default too). */
@@ -200,36 +138,9 @@ export function createProviderModels(
     ...omitUndefined({
       videoRun: built.videoRun,
       countTokens: built.countTokens,
-      native: nativeTransportOf(id, settings, env, built, fetch),
     }),
     ...omitUndefined(makers),
   };
-}
-
-/**
- * The native transport of a configured provider whose type has a native route (docs/design.md, "Native wire
- * formats"), with the same base URL, key and headers as its AI SDK provider; `undefined` otherwise, or when it has
- * no base URL to call.
- */
-function nativeTransportOf(
-  id: string,
-  settings: ProviderSettings,
-  env: Readonly<Record<string, string | undefined>>,
-  built: ProviderModels,
-  fetch: typeof globalThis.fetch | undefined,
-): NativeTransport | undefined {
-  if (built.text === undefined) return undefined;
-  const route = wireRouteOf({ id, type: built.type, api: settings.api });
-  const baseURL = built.baseURL ?? route?.defaultBaseURL;
-  if (route === undefined || baseURL === undefined) return undefined;
-  const keyEnv = keyEnvOf(id, settings);
-  const key = settings.apiKey ?? (keyEnv === undefined ? undefined : env[keyEnv]) ?? '';
-  return createNativeTransport(route, {
-    baseURL,
-    key,
-    headers: settings.headers,
-    fetch: fetch ?? ((input, init) => globalThis.fetch(input, init)),
-  });
 }
 
 /**

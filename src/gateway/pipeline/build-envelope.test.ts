@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedSuccess } from '../unified/types.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedSuccess } from '../../unified/types.js';
+import { createRedactor } from '../basics/redact-secrets.js';
+import { createProviderModels } from '../providers/providers.js';
 import { buildEnvelope, withMetadata } from './build-envelope.js';
 import type { Target } from './call-with-fallbacks.js';
-import { createProviderModels } from './providers.js';
-import { createRedactor } from './redact-secrets.js';
 
 const SECRET = 'sk-the-provider-key-1234';
 

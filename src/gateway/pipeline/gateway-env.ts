@@ -1,27 +1,29 @@
 import type { Context } from 'hono';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { responseOfValid } from '../unified/to-http-response.js';
-import type { UnifiedCost, UnifiedOutput } from '../unified/types.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../../unified/error-taxonomy.js';
+import { responseOfValid } from '../../unified/to-http-response.js';
+import type { UnifiedCost, UnifiedOutput } from '../../unified/types.js';
+import type { ModelOf } from '../ai-sdk/model-types.js';
+import type { Redactor } from '../basics/redact-secrets.js';
+import type { Modality } from '../basics/route-table.js';
+import type { StopNotice } from '../basics/stop-notice.js';
+import type { CacheStatus, ResponseCache } from '../cache/response-cache.js';
+import type { RouteName } from '../config/config.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import type { RequestTelemetry } from '../observability/request-telemetry.js';
+import type { ProviderModels } from '../providers/providers.js';
+import { costHeaders } from '../spend/cost-header.js';
+import type { PriceBook } from '../spend/price-book.js';
+import type { KeyRecord } from '../store/keys.js';
+import type { NativeTransport } from '../wire/call-native.js';
 import { buildEnvelope, type CallFacts } from './build-envelope.js';
-import type { ResponseCache } from './cache/response-cache.js';
-import type { CacheStatus } from './cache/serve-through-cache.js';
 import type { Reliability, Target } from './call-with-fallbacks.js';
-import type { RouteName } from './config.js';
-import type { GatewayMetrics } from './metrics.js';
-import type { ConcurrencyLimit } from './middleware/concurrency-limit.js';
-import type { Caller } from './middleware/teams.js';
-import type { RequestTelemetry } from './observability/request-telemetry.js';
-import type { Modality, ModelOf, ProviderModels } from './providers.js';
-import type { Redactor } from './redact-secrets.js';
-import { costHeaders } from './spend/cost-header.js';
-import type { PriceBook } from './spend/price-book.js';
-import type { StopNotice } from './stop-notice.js';
-import type { Renderer, SurfaceName } from './surfaces/surface.js';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
+import type { Renderer, SurfaceName } from './renderer.js';
 
 // What the gateway's routes and middleware share with the app that assembles them (create-gateway.ts): the
 // request's variables, the runtime, and the one way an envelope is answered. Routes import this module, never
-// the assembler, so that the gateway's import graph has no cycle (docs/design.md, "The gateway").
+// the assembler, so that the gateway's import graph has no cycle (docs/design.md, "The gateway's layout").
 
 /** Facts about one request, gathered for its log line and the metrics. */
 export interface RequestFacts {
@@ -62,6 +64,18 @@ export interface RequestFacts {
   bodyBytes?: number;
   /** What the response cache did, when the gateway has one (docs/gateway.md, "Cache"). */
   cache?: CacheStatus;
+  /** Dollars a cache hit saved: what the answer it replays cost when it was made. */
+  costSavedUsd?: number;
+}
+
+/** Who is calling: the admin key, a static key, or a stored key with its limits. */
+export interface Caller {
+  /** `admin`, `static`, or the stored key's name. */
+  name: string;
+  /** Where the key comes from. */
+  kind: 'admin' | 'static' | 'stored';
+  /** The stored key's record. */
+  key?: KeyRecord | undefined;
 }
 
 /** The dollar budget of the calling key (with a store; docs/gateway.md, "Budgets in dollars"). */
@@ -93,6 +107,8 @@ export interface GatewayEnv {
 export interface GatewayRuntime {
   /** Providers by id. */
   readonly providers: ReadonlyMap<string, ProviderModels>;
+  /** The native transports of the providers spoken to natively, by provider id (docs/design.md). */
+  readonly natives: ReadonlyMap<string, NativeTransport>;
   /** Aliases by name, each a list of targets. */
   readonly aliases: Readonly<Record<string, string[]>>;
   /** Retry and deadline settings of a route. */

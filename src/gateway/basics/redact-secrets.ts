@@ -1,4 +1,4 @@
-import type { UnifiedOutput } from '../unified/types.js';
+import type { UnifiedOutput } from '../../unified/types.js';
 
 /** What stands in for a secret in every text the gateway sends or logs. */
 export const REDACTED = '[redacted]';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { duplicateMemberFinding, isJsonObject } from '../contract/findings.js';
-import { pointerOf } from '../json/json-pointer.js';
-import type { DuplicateMember } from '../json/types.js';
-import { PROVIDER_ID_PATTERN } from '../unified/validate-unified-output.js';
-import { type CacheConfig, cacheConfigSchema } from './cache/cache-settings.js';
-import { OTLP_PROTOCOLS, type OtelConfig } from './observability/otel-settings.js';
-import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
-import { hasControlCharacter, MAX_ID_LENGTH } from './plain-id.js';
-import { ROUTE_NAMES, type RouteName } from './route-table.js';
-import { checkPrices, type ModelPrices, pricesSchema } from './spend/price-book.js';
+import { isJsonObject } from '../../contract/findings.js';
+import { pointerOf } from '../../json/json-pointer.js';
+import { PROVIDER_ID_PATTERN } from '../../unified/validate-unified-output.js';
+import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from '../ai-sdk/packaged-types.js';
+import { hasControlCharacter, MAX_ID_LENGTH } from '../basics/plain-id.js';
+import { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
+import { type CacheConfig, cacheConfigSchema } from './cache-settings.js';
+import { type ConfigProblem, problemsOf } from './config-problem.js';
+import { OTLP_PROTOCOLS, type OtelConfig } from './otel-settings.js';
+import { checkPrices, type ModelPrices, pricesSchema } from './price-settings.js';
 
 /** The kinds of provider the gateway talks to, each through its Vercel AI SDK provider package. */
 export const PROVIDER_TYPES = [
@@ -28,7 +28,7 @@ export const ALL_PROVIDER_TYPES: readonly ProviderType[] = [...PROVIDER_TYPES, .
 export type ProviderType = (typeof PROVIDER_TYPES)[number] | PackagedTypeName;
 
 // The routes that call providers come from the route table; each may have its own timeout and retries.
-export { ROUTE_NAMES, type RouteName } from './route-table.js';
+export { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -219,36 +219,8 @@ export interface UpstreamSettings {
   allowDownloadAddresses?: readonly string[] | undefined;
 }
 
-/** One problem in a configuration: where (JSON Pointer) and what. */
-export interface ConfigProblem {
-  /** JSON Pointer of the offending member (`""` for the whole document). */
-  path: string;
-  /** One sentence saying what is wrong. */
-  message: string;
-}
-
 /** The outcome of {@link checkGatewayConfig}. */
 export type ConfigCheck = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[] };
-
-/** Every issue of a failed zod parse as a problem with its JSON Pointer; unknown members get one each. */
-export function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
-  return issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({
-          path: pointerOf(...issue.path, key),
-          message: `Unknown member "${key}".`,
-        }))
-      : [{ path: pointerOf(...issue.path), message: issue.message }],
-  );
-}
-
-/** Each member name a strict read found twice, as a problem said as every validator says it (the object's pointer). */
-export function duplicateProblems(duplicates: readonly DuplicateMember[]): ConfigProblem[] {
-  return duplicates.map((duplicate) => {
-    const { path, message } = duplicateMemberFinding(duplicate);
-    return { path, message };
-  });
-}
 
 /** True when `value` names a provider type a configuration may use. */
 export function isProviderType(value: unknown): value is ProviderType {

@@ -4,6 +4,15 @@
  * stream costs a write per provider chunk rather than one per event; the bytes are the same either way.
  */
 
+/**
+ * The events of a text stream as the pipeline writes them: `delta` (`{text}`), `tool_call_start` (`{id, name}`),
+ * `tool_call_delta` (`{id, arguments}`), then one `envelope` (the built envelope, success or failure) last.
+ */
+export type TextStreamEvent = 'delta' | 'tool_call_start' | 'tool_call_delta' | 'envelope';
+
+/** Writes the pipeline's stream events in a client's dialect; resolves when the client has taken them. */
+export type TextStreamWrite = (event: TextStreamEvent, data: unknown) => Promise<void>;
+
 /** A server-sent-events body and the means to write it. */
 export interface EventStream {
   /** The answer's body. */

@@ -1,5 +1,6 @@
 import { APICallError } from 'ai';
 import { describe, expect, test } from 'vitest';
+import type { ProviderModels } from '../providers/providers.js';
 import {
   type AttemptInput,
   callWithFallbacks,
@@ -7,7 +8,6 @@ import {
   type Target,
   traceHeaders,
 } from './call-with-fallbacks.js';
-import type { ProviderModels } from './providers.js';
 
 const NOW = Date.parse('2026-12-01T20:00:00Z');
 

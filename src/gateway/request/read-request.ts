@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { readJson } from '../json/index.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { type ConfigProblem, duplicateProblems, problemsOf } from './config.js';
-import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
+import { readJson } from '../../json/index.js';
+import type { UnifiedErrorCode } from '../../unified/error-taxonomy.js';
+import { expandUnions, REQUEST_PARSE_OPTIONS } from '../basics/describe-issue.js';
+import { type ConfigProblem, duplicateProblems, problemsOf } from '../config/config-problem.js';
 
 /** Why a request body was refused: the failure's code, a sentence and its details. */
 export interface RequestProblem {

@@ -4,7 +4,7 @@
  * complete only when the provider said so. Past a bound the upstream request is aborted and the call fails with
  * an {@link UpstreamFault} naming the bound, so nothing a provider sends can grow the gateway's memory.
  */
-import { CHECKS_DOWNLOADS, DOWNLOAD_REQUEST_HEADER } from './internal-address.js';
+import { CHECKS_DOWNLOADS, DOWNLOAD_REQUEST_HEADER } from '../basics/internal-address.js';
 import { UpstreamFault } from './upstream-fault.js';
 
 /** The bounds of one provider answer; each is a setting of the gateway's `upstream` configuration. */

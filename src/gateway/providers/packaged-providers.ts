@@ -1,6 +1,7 @@
-import type { ProviderSettings } from './config.js';
-import { PACKAGED_TYPES, type PackagedTypeName } from './packaged-types.js';
-import type { Modality, ModelMakers } from './providers.js';
+import type { ModelMakers } from '../ai-sdk/model-types.js';
+import { PACKAGED_TYPES, type PackagedTypeName } from '../ai-sdk/packaged-types.js';
+import type { Modality } from '../basics/route-table.js';
+import type { ProviderSettings } from '../config/config.js';
 
 /** What a factory gets: the provider's id, key, base URL and settings, the options every SDK takes, the env. */
 export interface PackagedInput {

@@ -1,4 +1,4 @@
-import { LATEST_GEN_AI } from './otel-names.js';
+import { LATEST_GEN_AI } from '../observability/otel-names.js';
 
 // Where and how the gateway exports OpenTelemetry data, read from the standard OTEL_* variables and the config
 // file's `otel` section (docs/gateway.md, "OpenTelemetry"). Pure: nothing OpenTelemetry is imported here, so a

@@ -1,7 +1,18 @@
 import type { Context } from 'hono';
 import type { UnifiedOutput, UnifiedSuccess } from '../../unified/types.js';
-import { buildEnvelope } from '../build-envelope.js';
-import { createEventStream, EVENT_STREAM_HEADERS } from '../create-event-stream.js';
+import type { TextStreamWrite } from '../basics/create-event-stream.js';
+import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
+import type { RouteName } from '../basics/route-table.js';
+import {
+  hashCacheKey,
+  keyedEmbeddingsRequest,
+  keyedTextRequest,
+  uncacheableTextReason,
+} from '../cache/cache-key.js';
+import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from '../cache/response-cache.js';
+import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from '../config/cache-settings.js';
+import { allowedTargets } from '../middleware/teams.js';
+import { buildEnvelope } from '../pipeline/build-envelope.js';
 import {
   type GatewayEnv,
   type GatewayRuntime,
@@ -9,19 +20,9 @@ import {
   onAnswerEnd,
   respond,
   systemFailure,
-} from '../gateway-env.js';
-import { allowedTargets } from '../middleware/teams.js';
-import type { TextRequest } from '../request-schemas.js';
-import type { RouteName } from '../route-table.js';
-import {
-  ENVELOPE_RENDERER,
-  surfaceHeaders,
-  type TextStreamWrite,
-  writeEnvelopeEvents,
-} from '../surfaces/surface.js';
-import { hashCacheKey, keyedTextRequest, uncacheableTextReason } from './cache-key.js';
-import { CACHEABLE_ROUTES, MAX_CACHE_TTL_S } from './cache-settings.js';
-import type { CachedAnswer, CachedEvent, CacheHit, ResponseCache } from './response-cache.js';
+} from '../pipeline/gateway-env.js';
+import { ENVELOPE_RENDERER, surfaceHeaders, writeEnvelopeEvents } from '../pipeline/renderer.js';
+import type { EmbeddingsRequest, TextRequest } from '../request/request-schemas.js';
 
 /**
  * How a request goes through the response cache (docs/gateway.md, "Cache"). The cache sits between a surface and
@@ -36,9 +37,6 @@ export const CACHE_STATUS_HEADER = 'x-verdict-cache';
 export const CACHE_TTL_HEADER = 'x-verdict-cache-ttl';
 /** The request header that names a namespace: entries of different namespaces never answer each other. */
 export const CACHE_NAMESPACE_HEADER = 'x-verdict-cache-namespace';
-
-/** What the cache did for a request, as `x-verdict-cache` says it. */
-export type CacheStatus = 'hit' | 'miss' | 'bypass';
 
 /** Records a stream's events as the pipeline writes them, to keep the stream once it ended well. */
 export interface StreamRecorder {
@@ -94,6 +92,17 @@ export function textCacheSubject(request: TextRequest): CacheSubject {
     keyed: keyedTextRequest(request),
     uncacheable: uncacheableTextReason(request),
     stream: request.stream === true,
+  };
+}
+
+/** An embeddings request as the cache sees it: every one can be cached; none is streamed. */
+export function embeddingsCacheSubject(request: EmbeddingsRequest): CacheSubject {
+  return {
+    route: 'embeddings',
+    model: request.model,
+    keyed: keyedEmbeddingsRequest(request),
+    uncacheable: undefined,
+    stream: false,
   };
 }
 
@@ -337,6 +346,7 @@ function serveHit(
     facts.cache = 'hit';
     facts.attempts = 0;
     facts.usage = { input_tokens: 0, output_tokens: 0 };
+    if (typeof cost?.usd === 'number') facts.costSavedUsd = cost.usd;
     if (typeof stored.metadata.target === 'string') facts.target = stored.metadata.target;
   };
   const headers = { [CACHE_STATUS_HEADER]: 'hit' };

@@ -8,7 +8,7 @@ import {
   createAddressAllowList,
   DOWNLOAD_REQUEST_HEADER,
   isInternalAddress,
-} from './internal-address.js';
+} from '../basics/internal-address.js';
 import { UpstreamFault } from './upstream-fault.js';
 
 /** The `fetch` the gateway calls its providers through, and how to let its connections go. */

@@ -1,13 +1,13 @@
-import { sleep } from '../sleep.js';
-import type { AiSdkModelLike, AiSdkOptions } from '../unified/ai-sdk.js';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { randomHex } from '../unified/trace-id-from.js';
-import type { UnifiedOutput } from '../unified/types.js';
-import type { AttemptTracer } from './observability/request-telemetry.js';
-import type { ProviderModels } from './providers.js';
-import type { StopNotice } from './stop-notice.js';
-import { attemptFailure } from './upstream-fault.js';
+import { sleep } from '../../sleep.js';
+import type { AiSdkModelLike, AiSdkOptions } from '../../unified/ai-sdk.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../../unified/error-taxonomy.js';
+import { randomHex } from '../../unified/trace-id-from.js';
+import type { UnifiedOutput } from '../../unified/types.js';
+import { attemptFailure } from '../ai-sdk/upstream-fault.js';
+import type { StopNotice } from '../basics/stop-notice.js';
+import type { AttemptTracer } from '../observability/request-telemetry.js';
+import type { ProviderModels } from '../providers/providers.js';
 
 /**
  * One `provider:model` a request may be sent to, with the AI SDK model of the route's modality already made

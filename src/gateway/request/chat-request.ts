@@ -10,10 +10,11 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
-import { pointerOf } from '../json/json-pointer.js';
+import { pointerOf } from '../../json/json-pointer.js';
+import { isJsonObjectValue, isJsonSchema, isJsonValue, type JsonObject } from '../basics/json-value.js';
+import type { ProviderType } from '../config/config.js';
+import type { ConfigProblem } from '../config/config-problem.js';
 import type { ChatMessage, ChatUserPart } from './chat-request-schema.js';
-import type { ConfigProblem, ProviderType } from './config.js';
-import { isJsonObjectValue, isJsonSchema, isJsonValue, type JsonObject } from './json-value.js';
 import type { TextRequest } from './request-schemas.js';
 
 /**
@@ -329,7 +330,7 @@ function outputOf(
     name: 'object',
     responseFormat: Promise.resolve(responseFormat),
     // The text is kept as it came: the gateway parses and checks it itself, so that a broken answer is a
-    // failure naming what is wrong (src/gateway/structured-output.ts).
+    // failure naming what is wrong (src/gateway/pipeline/structured-output.ts).
     parseCompleteOutput: async ({ text }) => text,
     parsePartialOutput: async ({ text }) => ({ partial: text }),
     createElementStreamTransform: () => undefined,

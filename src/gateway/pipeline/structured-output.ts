@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { readJson } from '../json/index.js';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedOutput } from '../unified/types.js';
+import { readJson } from '../../json/index.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedOutput } from '../../unified/types.js';
+import { expandUnions, REQUEST_PARSE_OPTIONS } from '../basics/describe-issue.js';
+import { isJsonSchema } from '../basics/json-value.js';
+import { type ConfigProblem, problemsOf } from '../config/config-problem.js';
+import type { TextRequest } from '../request/request-schemas.js';
 import { withMetadata } from './build-envelope.js';
-import { type ConfigProblem, problemsOf } from './config.js';
-import { expandUnions, REQUEST_PARSE_OPTIONS } from './describe-issue.js';
-import { isJsonSchema } from './json-value.js';
-import type { TextRequest } from './request-schemas.js';
 
 /**
  * Structured output (docs/gateway.md, "Structured output"): an answer to a `response_format` of `json_object`

@@ -1,11 +1,10 @@
 import type { Attributes, Histogram, Context as OtelContext, Span, Tracer } from '@opentelemetry/api';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { parseTraceparent, randomHex } from '../../unified/trace-id-from.js';
 import type { UnifiedOutput } from '../../unified/types.js';
-import { type Target, traceHeaders } from '../call-with-fallbacks.js';
-import { type GatewayEnv, onAnswerEnd } from '../gateway-env.js';
-import type { Redactor } from '../redact-secrets.js';
-import { providerRouteOf } from '../route-table.js';
+import type { Redactor } from '../basics/redact-secrets.js';
+import { providerRouteOf } from '../basics/route-table.js';
+import type { OtelSettings } from '../config/otel-settings.js';
 import {
   OTEL_ATTRIBUTES as A,
   DEFAULT_HOST_OF_TYPE,
@@ -14,13 +13,24 @@ import {
   OTEL_METRICS,
   OUTPUT_TYPE_OF_ROUTE,
   PROVIDER_NAME_OF_TYPE,
-} from './otel-names.js';
-import type { OtelSettings } from './otel-settings.js';
-import type { AttemptSpan, GatewayTelemetry, RequestTelemetry } from './request-telemetry.js';
+} from '../observability/otel-names.js';
+import type { AttemptSpan, AttemptTarget, RequestTelemetry } from '../observability/request-telemetry.js';
+import { traceHeaders } from '../pipeline/call-with-fallbacks.js';
+import { type GatewayEnv, onAnswerEnd } from '../pipeline/gateway-env.js';
 
 // The gateway's OpenTelemetry export (docs/gateway.md, "OpenTelemetry"). The SDK, the exporters and even the API
 // are imported here only, with dynamic imports, and only once an endpoint is configured: a gateway without one
 // never loads them. Only `import type` names OpenTelemetry at the top of this file.
+
+/** The gateway's OpenTelemetry export, once loaded. */
+export interface GatewayTelemetry {
+  /** Begins the request's server span and ends every span of it once its answer has ended. */
+  readonly middleware: MiddlewareHandler<GatewayEnv>;
+  /** Export what is held now, waiting at most `deadlineMs`. */
+  flush(deadlineMs?: number): Promise<void>;
+  /** Export what is held and stop exporting. */
+  shutdown(deadlineMs?: number): Promise<void>;
+}
 
 /** What the export needs from the gateway. */
 export interface TelemetryOptions {
@@ -166,7 +176,7 @@ function costOf(envelope: UnifiedOutput): number | undefined {
 }
 
 /** `server.address` and `server.port` of a target: its base URL's, or its provider's usual host. */
-function serverOf(target: Target): Attributes {
+function serverOf(target: AttemptTarget): Attributes {
   const base = target.provider.baseURL;
   if (base === undefined) {
     const host = DEFAULT_HOST_OF_TYPE[target.provider.type];
@@ -413,7 +423,7 @@ export async function loadTelemetry(
     };
 
     return {
-      startAttempt(target: Target, number: number): AttemptSpan {
+      startAttempt(target: AttemptTarget, number: number): AttemptSpan {
         const route = providerRouteOf(c.get('facts')?.route ?? '') ?? 'text';
         const operation = OPERATION_OF_ROUTE[route] ?? 'generate_content';
         const provider = PROVIDER_NAME_OF_TYPE[target.provider.type] ?? target.provider.type;

@@ -1,8 +1,8 @@
-import { type AiSdkOptions, fromAiSdkError } from '../unified/ai-sdk.js';
-import { assembleFailure } from '../unified/assemble-output.js';
-import type { UnifiedErrorCode } from '../unified/error-taxonomy.js';
-import { traceIdOr } from '../unified/trace-id-from.js';
-import type { UnifiedFailure } from '../unified/types.js';
+import { type AiSdkOptions, fromAiSdkError } from '../../unified/ai-sdk.js';
+import { assembleFailure } from '../../unified/assemble-output.js';
+import type { UnifiedErrorCode } from '../../unified/error-taxonomy.js';
+import { traceIdOr } from '../../unified/trace-id-from.js';
+import type { UnifiedFailure } from '../../unified/types.js';
 
 /**
  * What the gateway's provider fetch throws when a provider answer breaks one of its rules (a bound passed, a

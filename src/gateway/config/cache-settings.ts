@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROUTE_NAMES, type RouteName } from '../route-table.js';
+import { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
 
 /**
  * The response cache's settings (docs/gateway.md, "Cache"): the `cache` member of a configuration, and the
@@ -7,7 +7,7 @@ import { ROUTE_NAMES, type RouteName } from '../route-table.js';
  */
 
 /** The routes whose answers the cache can keep; the others always answer `x-verdict-cache: bypass`. */
-export const CACHEABLE_ROUTES = ['text'] as const satisfies readonly RouteName[];
+export const CACHEABLE_ROUTES = ['text', 'embeddings'] as const satisfies readonly RouteName[];
 
 /** How far an entry is shared: between the requests of one key (the default), or of every key. */
 export const CACHE_SHARING = ['key', 'gateway'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { GatewayMetrics } from '../metrics.js';
+import { GatewayMetrics } from '../observability/metrics.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 
 describe('ConcurrencyLimit', () => {

@@ -1,5 +1,5 @@
 import type { JSONSchema7, JSONValue } from 'ai';
-import { isJsonObject } from '../contract/findings.js';
+import { isJsonObject } from '../../contract/findings.js';
 
 /**
  * Type guards for the JSON values a request carries into the AI SDK (tool results, JSON Schemas, provider

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { isJsonObject } from '../contract/findings.js';
+import { isJsonObject } from '../../contract/findings.js';
+import { hasControlCharacter } from '../basics/plain-id.js';
+import type { RouteName } from '../basics/route-table.js';
 import {
   chatMessagesSchema,
   chatOptionsShape,
   TOKEN_LIMIT_NAMES,
   tokenCountSchema,
 } from './chat-request-schema.js';
-import { hasControlCharacter } from './plain-id.js';
-import type { RouteName } from './route-table.js';
 
 /**
  * The request bodies of the gateway's routes. The same schemas validate requests and generate

@@ -4,8 +4,8 @@
  * support. Pure data, so that checking a configuration loads no SDK.
  */
 
-import type { VideoRun } from './providers.js';
-import type { Modality } from './route-table.js';
+import type { Modality } from '../basics/route-table.js';
+import type { VideoRun } from './model-types.js';
 
 /** What the gateway knows about one packaged provider type. */
 export interface PackagedType {

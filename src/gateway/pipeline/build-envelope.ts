@@ -1,11 +1,11 @@
-import { invalidProviderResponse } from '../unified/assemble-output.js';
-import { internalError } from '../unified/to-http-response.js';
-import type { UnifiedOutput } from '../unified/types.js';
-import { validateUnifiedOutput } from '../unified/validate-unified-output.js';
+import { invalidProviderResponse } from '../../unified/assemble-output.js';
+import { internalError } from '../../unified/to-http-response.js';
+import type { UnifiedOutput } from '../../unified/types.js';
+import { validateUnifiedOutput } from '../../unified/validate-unified-output.js';
+import { type Redactor, redactEnvelope } from '../basics/redact-secrets.js';
+import type { PriceBook } from '../spend/price-book.js';
+import { priceEnvelope } from '../spend/price-call.js';
 import type { Target } from './call-with-fallbacks.js';
-import { type Redactor, redactEnvelope } from './redact-secrets.js';
-import type { PriceBook } from './spend/price-book.js';
-import { priceEnvelope } from './spend/price-call.js';
 
 /**
  * The one builder of the gateway's answers (docs/design.md, "The gateway's request path"): every envelope the
