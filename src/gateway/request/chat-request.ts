@@ -45,7 +45,7 @@ export function chatFamilyOf(type: ProviderType | string, modelProvider: unknown
 }
 
 /** What a family cannot take; the reason completes "<provider> (<family>) …". */
-type Refusable =
+export type Refusable =
   | 'input_audio'
   | 'seed'
   | 'presence_penalty'
@@ -54,7 +54,7 @@ type Refusable =
   | 'top_k'
   | 'parallel_tool_calls';
 
-const REFUSED: Readonly<Record<ChatFamily, ReadonlySet<Refusable>>> = {
+export const REFUSED: Readonly<Record<ChatFamily, ReadonlySet<Refusable>>> = {
   // OpenAI's APIs have no top-k sampling (the AI SDK drops it with a warning), so it is refused, not dropped.
   'openai.chat': new Set(['top_k']),
   'openai.responses': new Set([
@@ -103,7 +103,7 @@ export function textOptionsOf(family: ChatFamily): TextOption[] {
 }
 
 /** Media types of `file` parts each family takes; `undefined` means any. */
-const FILE_TYPES: Readonly<Record<ChatFamily, readonly string[] | undefined>> = {
+export const FILE_TYPES: Readonly<Record<ChatFamily, readonly string[] | undefined>> = {
   'openai.chat': ['application/pdf'],
   'openai.responses': ['application/pdf'],
   anthropic: ['application/pdf', 'text/plain'],
@@ -154,7 +154,7 @@ export interface ChatCall {
 export type ChatTranslation = { ok: true; call: ChatCall } | { ok: false; problems: ConfigProblem[] };
 
 /** Image types by the extension of a URL's path. */
-const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+export const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -164,7 +164,7 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /** A `data:` URL split into its media type and base64 bytes. */
-function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
+export function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const match = /^data:([a-z]+\/[a-z0-9.+-]+);base64,(.*)$/s.exec(url);
   return match === null ? undefined : { mediaType: match[1] as string, data: match[2] as string };
 }

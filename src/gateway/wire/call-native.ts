@@ -39,9 +39,9 @@ export function createNativeTransport(route: WireRoute, settings: NativeTranspor
   const auth: Record<string, string> =
     settings.key === '' && route.keyOptional === true
       ? {}
-      : route.auth === 'x-api-key'
-        ? { 'x-api-key': settings.key }
-        : { authorization: `Bearer ${settings.key}` };
+      : route.auth === 'bearer'
+        ? { authorization: `Bearer ${settings.key}` }
+        : { [route.auth]: settings.key };
   return {
     route,
     send(request, init) {

@@ -1,7 +1,9 @@
 import { PACKAGED_TYPES } from '../ai-sdk/packaged-types.js';
 import type { ProviderType } from '../config/config.js';
 import { anthropicMessagesWire } from './anthropic-messages.js';
+import { geminiWire } from './gemini-wire.js';
 import { compatibleChatWire, mistralChatWire, openAiChatWire, openRouterChatWire } from './openai-chat.js';
+import { openAiResponsesWire } from './openai-responses-wire.js';
 import type { WireFormat } from './wire-format.js';
 
 /**
@@ -16,8 +18,8 @@ export interface WireRoute {
   readonly wire: WireFormat;
   /** The API root when the configuration and the environment give none; `undefined` when one is required. */
   readonly defaultBaseURL: string | undefined;
-  /** How the key is sent: `authorization: Bearer <key>` or Anthropic's `x-api-key`. */
-  readonly auth: 'bearer' | 'x-api-key';
+  /** How the key is sent: `authorization: Bearer <key>`, Anthropic's `x-api-key` or Gemini's `x-goog-api-key`. */
+  readonly auth: 'bearer' | 'x-api-key' | 'x-goog-api-key';
   /** True when a provider without a key is called without the header (Ollama asks for none). */
   readonly keyOptional?: boolean;
 }
@@ -46,6 +48,16 @@ const OPENAI_CHAT: WireRoute = {
   defaultBaseURL: 'https://api.openai.com/v1',
   auth: 'bearer',
 };
+const OPENAI_RESPONSES: WireRoute = {
+  wire: openAiResponsesWire,
+  defaultBaseURL: 'https://api.openai.com/v1',
+  auth: 'bearer',
+};
+const GEMINI: WireRoute = {
+  wire: geminiWire,
+  defaultBaseURL: 'https://generativelanguage.googleapis.com/v1beta',
+  auth: 'x-goog-api-key',
+};
 const OPENROUTER: WireRoute = { wire: openRouterChatWire, defaultBaseURL: undefined, auth: 'bearer' };
 const OPENAI_COMPATIBLE: WireRoute = { wire: compatibleChatWire, defaultBaseURL: undefined, auth: 'bearer' };
 // Read natively; its requests are still built by the AI SDK (see anthropic-messages.ts).
@@ -60,8 +72,9 @@ const ANTHROPIC: WireRoute = {
  * packages default to). Types left out go through the AI SDK, for the reasons docs/design.md gives.
  */
 const NATIVE: { readonly [T in ProviderType]?: RouteOf } = {
-  // The Responses API stays with the AI SDK until its own wire format is written.
-  openai: (choice) => (choice.api === 'responses' ? undefined : OPENAI_CHAT),
+  openai: (choice) => (choice.api === 'responses' ? OPENAI_RESPONSES : OPENAI_CHAT),
+  // The Gemini API with a key; Vertex AI (its own type, with Google Cloud credentials) stays with the AI SDK.
+  google: () => GEMINI,
   'openai-compatible': (choice) => (choice.id === 'openrouter' ? OPENROUTER : OPENAI_COMPATIBLE),
   groq: compatible('https://api.groq.com/openai/v1'),
   deepseek: compatible('https://api.deepseek.com'),

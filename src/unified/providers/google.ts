@@ -187,16 +187,20 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
   const content = isJsonObject(candidate.content) ? candidate.content : {};
   const parts = content.parts === undefined ? [] : expectArray(content.parts, '`content.parts`');
   const texts: string[] = [];
+  const thoughts: string[] = [];
   const calls: Json[] = [];
   const media: MediaItem[] = [];
   for (const entry of parts) {
     const part = expectObject(entry, 'A part');
-    // Thought summaries are reasoning, not the answer; their tokens are already counted as output.
-    if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
+    // Thought summaries are reasoning, not the answer (docs/unified.md, "Reasoning"); their tokens are already
+    // counted as output.
+    if (typeof part.text === 'string') (part.thought === true ? thoughts : texts).push(part.text);
+    // Gemini API calls carry no id unless asked to; one by the call's place in the answer (`call_0`…) lets a
+    // client tie its tool result to the call (docs/unified.md, "Tool calls").
     if (isJsonObject(part.functionCall))
       calls.push(
         omitUndefined({
-          id: part.functionCall.id,
+          id: typeof part.functionCall.id === 'string' ? part.functionCall.id : `call_${calls.length}`,
           name: part.functionCall.name,
           arguments: part.functionCall.args,
         }),
@@ -248,6 +252,7 @@ function parseGenerateContent(body: unknown, status: number): Outcome {
       ...metadata,
       finish_reason: finish,
       tool_calls: calls.length > 0 ? calls : undefined,
+      reasoning: thoughts.join('') === '' ? undefined : thoughts.join(''),
     }),
   };
 }

@@ -57,10 +57,20 @@ export function parseResponse(body: unknown, status: number): Outcome {
   const texts: string[] = [];
   const calls: Json[] = [];
   const media: MediaItem[] = [];
+  const reasoning: string[] = [];
   let refusal: string | undefined;
   for (const entry of expectArray(root.output, '`output`')) {
     const item = expectObject(entry, 'An output item');
-    if (item.type === 'message') {
+    if (item.type === 'reasoning') {
+      // The reasoning summary (or, for models that show it, the reasoning itself) is not the answer
+      // (docs/unified.md, "Reasoning").
+      for (const list of [item.summary, item.content]) {
+        for (const part of Array.isArray(list) ? list : []) {
+          if (isJsonObject(part) && typeof part.text === 'string' && part.text !== '')
+            reasoning.push(part.text);
+        }
+      }
+    } else if (item.type === 'message') {
       const parts = expectArray(item.content, 'A message content');
       const text = parts
         .map((part) => {
@@ -119,6 +129,7 @@ export function parseResponse(body: unknown, status: number): Outcome {
       ...metadata,
       finish_reason: finish,
       tool_calls: calls.length > 0 ? calls : undefined,
+      reasoning: reasoning.length > 0 ? reasoning.join('\n\n') : undefined,
     }),
   };
 }
