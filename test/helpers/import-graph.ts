@@ -5,13 +5,19 @@ import { dirname, join, relative, resolve } from 'node:path';
 // keyword is a word of code, not the end of a string (`['from', 'to']`).
 const SPECIFIER = /(?<!['"])(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
 
+// A lazy module as a bundler writes it: `import(`./chunk-1a2b.js`)`, a template literal without substitutions.
+const LAZY_CHUNK = /\bimport\(`(\.\.?\/[^`$]+\.js)`\)/g;
+
 // A module started by URL, as worker threads are: `new Worker(new URL('./worker.js', import.meta.url))`.
 const MODULE_URL = /\bnew\s+URL\s*\(\s*(['"])(\.\.?\/[^'"]+\.js)\1\s*,\s*import\.meta\.url/g;
 
 /** Every module specifier a file names, read as text (never executed). */
 export function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(SPECIFIER), ...text.matchAll(MODULE_URL)].map((match) => match[2] as string);
+  return [
+    ...[...text.matchAll(SPECIFIER), ...text.matchAll(MODULE_URL)].map((match) => match[2] as string),
+    ...[...text.matchAll(LAZY_CHUNK)].map((match) => match[1] as string),
+  ];
 }
 
 /** The TypeScript (or built JavaScript) files below a folder, tests left out. */
