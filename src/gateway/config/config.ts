@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isJsonObject } from '../../contract/findings.js';
 import { pointerOf } from '../../json/json-pointer.js';
 import { PROVIDER_ID_PATTERN } from '../../unified/validate-unified-output.js';
-import { PACKAGED_TYPE_NAMES, PACKAGED_TYPES, type PackagedTypeName } from '../ai-sdk/packaged-types.js';
+import { PACKAGED_TYPE_NAMES } from '../ai-sdk/packaged-types.js';
 import { hasControlCharacter, MAX_ID_LENGTH } from '../basics/plain-id.js';
 import { ROUTE_NAMES, type RouteName } from '../basics/route-table.js';
 import { type CacheConfig, cacheConfigSchema } from './cache-settings.js';

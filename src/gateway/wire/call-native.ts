@@ -81,8 +81,8 @@ export class WireFailure extends Error {
   }
 }
 
-/** The headers of an answer as a plain record. */
-function headerRecord(headers: Headers): Record<string, string> {
+/** The headers of an answer as a plain record (lowercase names, as the retry rule reads them). */
+export function headerRecord(headers: Headers): Record<string, string> {
   const record: Record<string, string> = {};
   headers.forEach((value, name) => {
     record[name] = value;
@@ -106,7 +106,11 @@ export interface NativeCall {
  * Send a request; a provider that could not be reached is `PROVIDER_UNAVAILABLE`, retryable, as the AI SDK path
  * answers it. A fault of the provider fetch (a redirect, a bound) and an abort pass on as thrown.
  */
-async function send(transport: NativeTransport, request: WireRequest, call: NativeCall): Promise<Response> {
+export async function sendNative(
+  transport: NativeTransport,
+  request: WireRequest,
+  call: NativeCall,
+): Promise<Response> {
   try {
     return await transport.send(request, { signal: call.signal, headers: call.headers });
   } catch (error) {
@@ -141,7 +145,7 @@ export async function callNative(
   call: NativeCall,
 ): Promise<UnifiedOutput> {
   const startedAt = performance.now();
-  const response = await send(transport, request, call);
+  const response = await sendNative(transport, request, call);
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = headerRecord(response.headers);
   const context: WireReadContext = {
@@ -179,7 +183,7 @@ export async function startNativeStream(
   request: WireRequest,
   call: NativeCall,
 ): Promise<NativeStream> {
-  const response = await send(transport, request, call);
+  const response = await sendNative(transport, request, call);
   const headers = headerRecord(response.headers);
   const reader = transport.route.wire.openStream({
     provider: call.provider,
@@ -247,7 +251,7 @@ export async function startNativeStream(
 }
 
 /** True for the provider fetch's fault of a stream that stopped before its end. */
-function isCut(error: unknown): boolean {
+export function isCut(error: unknown): boolean {
   const reason = findUpstreamFault(error)?.details.reason;
   return reason === 'no_end_of_answer' || reason === 'connection_reset';
 }

@@ -3,7 +3,7 @@ import { assembleFailure } from '../../../unified/assemble-output.js';
 import type { UnifiedFormat } from '../../../unified/normalize-response.js';
 import type { UnifiedOutput } from '../../../unified/types.js';
 import { checkToolCalls, MAX_TOOL_CALLS, toolCallsFault } from '../../ai-sdk/bound-answer.js';
-import { attemptFailure, findUpstreamFault } from '../../ai-sdk/upstream-fault.js';
+import { attemptFailure } from '../../ai-sdk/upstream-fault.js';
 import { EVENT_STREAM_HEADERS, type EventStream } from '../../basics/create-event-stream.js';
 import { buildEnvelope, type CallFacts } from '../../pipeline/build-envelope.js';
 import {
@@ -25,7 +25,13 @@ import {
 import { ENVELOPE_RENDERER, type Renderer, surfaceHeaders } from '../../pipeline/renderer.js';
 import { withPlace } from '../../routes/serve-call.js';
 import { costHeaders } from '../../spend/cost-header.js';
-import { type NativeTransport, WireFailure } from '../../wire/call-native.js';
+import {
+  headerRecord,
+  isCut,
+  type NativeTransport,
+  sendNative,
+  WireFailure,
+} from '../../wire/call-native.js';
 import type { WireReadContext, WireStreamReader } from '../../wire/wire-format.js';
 import { FrameSplitter, isErrorFrame, isUsageOnlyFrame, type StreamFrame } from './forward-frames.js';
 import {
@@ -60,40 +66,14 @@ function transportOf(natives: Natives, target: Target): NativeTransport {
 /** The native transports of the gateway's providers, by provider id. */
 type Natives = GatewayRuntime['natives'];
 
-/** A response's headers as a record with lowercase names, as the retry rule reads them. */
-function headerRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
+/** Send the forwarded request of one attempt to its target through its native transport. */
+function send(natives: Natives, input: AttemptInput, request: ForwardedRequest): Promise<Response> {
+  return sendNative(transportOf(natives, input.target), request, {
+    provider: input.target.provider.id,
+    traceId: input.adapter.traceId ?? '',
+    signal: input.signal,
+    headers: input.headers,
   });
-  return record;
-}
-
-/**
- * Send the forwarded request of one attempt to its target through its native transport (its key, the provider
- * fetch's bounds, no redirects). A provider that could not be reached is `PROVIDER_UNAVAILABLE`, retryable, as
- * on every other path.
- */
-async function send(natives: Natives, input: AttemptInput, request: ForwardedRequest): Promise<Response> {
-  try {
-    return await transportOf(natives, input.target).send(request, {
-      signal: input.signal,
-      headers: input.headers,
-    });
-  } catch (error) {
-    if (input.signal.aborted || findUpstreamFault(error) !== undefined) throw error;
-    const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-    throw new WireFailure(
-      assembleFailure(
-        input.target.provider.id,
-        'PROVIDER_UNAVAILABLE',
-        `Cannot connect to the provider${typeof code === 'string' ? ` (${code})` : ''}.`,
-        { is_retryable: true },
-        { trace_id: input.adapter.traceId },
-      ),
-      {},
-    );
-  }
 }
 
 /** The reading facts of one attempt's answer. */
@@ -299,12 +279,6 @@ interface StartedStream {
   readonly request: ForwardedRequest;
   /** What the reader gave so far. */
   readonly counted: Counted;
-}
-
-/** True for the provider fetch's fault of a stream that stopped before its end. */
-function isCut(error: unknown): boolean {
-  const reason = findUpstreamFault(error)?.details.reason;
-  return reason === 'no_end_of_answer' || reason === 'connection_reset';
 }
 
 /** The next piece of a stream's body: its bytes, or its end (a cut stream ends as the normalizer judges it). */
