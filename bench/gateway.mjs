@@ -26,10 +26,11 @@
 // but the first are answered from the cache), and "no-cache", each request with `cache-control: no-cache` (the
 // provider answers and the answer is stored: a miss's work), so that a hit's latency and CPU read against a miss's.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkQuietMachine, median, spread } from './quiet-machine.mjs';
 
@@ -53,6 +54,7 @@ const TARGET_KEYS = [
   'floor',
   'ai-sdk',
   'verdict',
+  'verdict-reuse',
   'baseline',
   'portkey',
   'otel',
@@ -76,6 +78,10 @@ function baselineMain(place) {
 }
 const BASELINE_MAIN = BASELINE === undefined ? undefined : baselineMain(BASELINE);
 const machine = checkQuietMachine(args);
+/** `--profile DIR`: the verdict gateway writes a V8 CPU profile there when it stops. */
+const PROFILE = option('profile', undefined);
+const profileArgs = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`];
+if (PROFILE !== undefined) mkdirSync(resolve(PROFILE), { recursive: true });
 
 // ---- the fake provider ---------------------------------------------------------------------------------
 const PROVIDER_SOURCE = `
@@ -323,7 +329,7 @@ const verdictEnv = {
 };
 const verdict = await startServer(
   'verdict gateway',
-  (port) => [join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', String(port)],
+  (port) => [...profileArgs, join(ROOT, 'dist', 'cli', 'main.js'), 'gateway', '--port', String(port)],
   verdictEnv,
   '/healthz',
 );
@@ -356,6 +362,25 @@ const traced =
         { ...verdictEnv, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` },
         '/healthz',
       );
+// The same build with provider connections kept alive (`upstream.reuseConnections`), which the default
+// trades for the guarantee docs/gateway.md ("Security") describes: what one connection per call costs.
+const REUSE_CONFIG = join(mkdtempSync(join(tmpdir(), 'verdict-bench-')), 'reuse.json');
+writeFileSync(REUSE_CONFIG, JSON.stringify({ upstream: { reuseConnections: true } }));
+const reusing = TARGETS.has('verdict-reuse')
+  ? await startServer(
+      'verdict gateway (provider connections kept alive)',
+      (port) => [
+        join(ROOT, 'dist', 'cli', 'main.js'),
+        'gateway',
+        '--config',
+        REUSE_CONFIG,
+        '--port',
+        String(port),
+      ],
+      verdictEnv,
+      '/healthz',
+    )
+  : undefined;
 const cached = CACHE
   ? await startServer(
       'verdict gateway --cache',
@@ -430,6 +455,9 @@ function targetsOf(shape, streamed) {
     },
     { key: 'verdict', ...verdict, path: '/v1/text', body: verdictBody, headers: json },
   ];
+  if (reusing) {
+    targets.push({ key: 'verdict-reuse', ...reusing, path: '/v1/text', body: verdictBody, headers: json });
+  }
   if (baseline) {
     targets.push({ key: 'baseline', ...baseline, path: '/v1/text', body: verdictBody, headers: json });
   }
@@ -521,7 +549,15 @@ if (SOAK_TOTAL > 0) {
     memory.push({ target: target.name, requests: Math.max(served, SOAK_TOTAL), rss: rssMiB(target.pid) });
   }
 }
+// A profiled gateway writes its profile as it exits: wait for that before this process ends.
+const exits = children.map((child) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((done) => child.once('exit', done)),
+);
 for (const child of children) child.kill('SIGTERM');
+if (PROFILE !== undefined) await Promise.all(exits);
+rmSync(dirname(REUSE_CONFIG), { recursive: true, force: true });
 
 // ---- the report (Markdown, for BENCHMARKS.md) ----------------------------------------------------------
 const figure = (row, key, digits) =>
@@ -541,10 +577,10 @@ const lines = [
       `| ${row.shape} | ${row.mode} | ${row.concurrency} | ${row.target} | ${figure(row, 'rps', 0)} | ${figure(row, 'p50', 2)} | ${figure(row, 'p99', 2)} | ${figure(row, 'cpu', 2)} | ${figure(row, 'loaderCpu', 2)} |`,
   ),
   '',
-  'Ratios of medians within this run:',
+  'Ratios of medians within this run (— where a target was not run):',
   '',
-  `| provider | mode | c | verdict ÷ Portkey req/s | verdict CPU ÷ AI-SDK floor CPU | verdict streamed CPU ÷ plain CPU |${baseline ? ' verdict CPU ÷ baseline CPU |' : ''}`,
-  `|---|---|---:|---:|---:|---:|${baseline ? '---:|' : ''}`,
+  `| provider | mode | c | verdict ÷ Portkey req/s | verdict CPU ÷ floor CPU | kept-alive verdict ÷ Portkey req/s | kept-alive verdict CPU ÷ floor CPU | verdict CPU ÷ AI-SDK server CPU |${baseline ? ' verdict CPU ÷ baseline CPU |' : ''}`,
+  `|---|---|---:|---:|---:|---:|---:|---:|${baseline ? '---:|' : ''}`,
 ];
 const medianOf = (shape, mode, concurrency, name, key) => {
   const row = rows.find(
@@ -552,22 +588,22 @@ const medianOf = (shape, mode, concurrency, name, key) => {
   );
   return row === undefined ? Number.NaN : median(row.runs.map((run) => run[key]));
 };
+const FLOOR = 'minimal node:http + undici pool (the floor)';
+const REUSE = 'verdict gateway (provider connections kept alive)';
 for (const shape of SHAPES) {
   for (const mode of MODES) {
     for (const concurrency of LEVELS) {
       const of = (name, key) => medianOf(shape, mode, concurrency, name, key);
-      const vsPortkey = of('verdict gateway', 'rps') / of('Portkey gateway', 'rps');
-      const vsSdk = of('verdict gateway', 'cpu') / of('the same server through the AI SDK', 'cpu');
-      const streamVsPlain =
-        medianOf(shape, 'stream', concurrency, 'verdict gateway', 'cpu') /
-        medianOf(shape, 'plain', concurrency, 'verdict gateway', 'cpu');
       const show = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
-      const vsBaseline = baseline
-        ? ` ${show(of('verdict gateway', 'cpu') / of('verdict gateway (baseline)', 'cpu'))} |`
-        : '';
-      lines.push(
-        `| ${shape} | ${mode} | ${concurrency} | ${show(vsPortkey)} | ${show(vsSdk)} | ${mode === 'stream' ? show(streamVsPlain) : '—'} |${vsBaseline}`,
-      );
+      const ratios = [
+        of('verdict gateway', 'rps') / of('Portkey gateway', 'rps'),
+        of('verdict gateway', 'cpu') / of(FLOOR, 'cpu'),
+        of(REUSE, 'rps') / of('Portkey gateway', 'rps'),
+        of(REUSE, 'cpu') / of(FLOOR, 'cpu'),
+        of('verdict gateway', 'cpu') / of('the same server through the AI SDK', 'cpu'),
+        ...(baseline ? [of('verdict gateway', 'cpu') / of('verdict gateway (baseline)', 'cpu')] : []),
+      ];
+      lines.push(`| ${shape} | ${mode} | ${concurrency} | ${ratios.map(show).join(' | ')} |`);
     }
   }
 }
