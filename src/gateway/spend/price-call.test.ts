@@ -122,6 +122,35 @@ describe('priceCall', () => {
     expect(cost.usd).toBeGreaterThan(0);
     expect(cost.source).toBe('genai-prices');
   });
+
+  test('prices that change by time of day are found again for each second, never remembered across one', () => {
+    // The table prices deepseek-chat at its full rate from 00:30:00Z to 16:30:00Z and at half of it otherwise.
+    const deepseek = createPriceBook(undefined, new Map([['deepseek', 'deepseek']] as const));
+    const at = (time: string) =>
+      priceCall(
+        call({
+          provider: 'deepseek',
+          requestedModel: 'deepseek-chat',
+          usage: { input_tokens: M, output_tokens: 0 },
+          at: new Date(`2026-12-01T${time}Z`),
+        }),
+        deepseek,
+      ).usd;
+    const before = at('00:29:59.900');
+    const after = at('00:30:00.000');
+    expect(after).toBe(before === null ? null : before * 2);
+    expect(before).toBeGreaterThan(0);
+    // The same second again, and the second before once more: the same answers.
+    expect(at('00:30:00.500')).toBe(after);
+    expect(at('00:29:59.100')).toBe(before);
+  });
+
+  test('a remembered price is the same answer, and changing it never changes the next one', () => {
+    const usage = { input_tokens: 1000, output_tokens: 10 };
+    const first = priceCall(call({ answeredModel: 'gpt-4o', usage }), book);
+    (first as { usd: number | null }).usd = -1;
+    expect(priceCall(call({ answeredModel: 'gpt-4o', usage }), book).usd).toBeGreaterThan(0);
+  });
 });
 
 /** Prices of the right shape that cannot price a call: tiers out of order, a cache price without the input price. */

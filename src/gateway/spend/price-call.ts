@@ -126,6 +126,31 @@ function tryPrice(
   }
 }
 
+/** How many prices found are remembered per price book before the memory starts over. */
+const REMEMBERED_PRICES = 2048;
+const remembered = new WeakMap<PriceBook, Map<string, Found>>();
+
+/**
+ * {@link findPrice}, remembered for the same provider, models and usage within the same second: the table's
+ * prices change by date and by time of day in whole seconds at the finest, and a book's overrides never change,
+ * so the answer is the same. Under load most calls repeat one of a few such keys.
+ */
+function findPriceRemembered(call: PricedCall, book: PriceBook, usage: Usage): Found {
+  let memory = remembered.get(book);
+  if (memory === undefined) {
+    memory = new Map();
+    remembered.set(book, memory);
+  }
+  const second = Math.floor(call.at.getTime() / 1000);
+  const key = `${second}\u0000${call.provider}\u0000${call.answeredModel ?? ''}\u0000${call.requestedModel ?? ''}\u0000${JSON.stringify(usage)}`;
+  const known = memory.get(key);
+  if (known !== undefined) return known;
+  const found = findPrice(call, book, usage);
+  if (memory.size >= REMEMBERED_PRICES) memory.clear();
+  memory.set(key, found);
+  return found;
+}
+
 /**
  * The operator's price for the answered model, then for the requested one; then the table's, in the same
  * order: a negotiated price for `gpt-4o` covers the dated model the provider says it served.
@@ -219,7 +244,7 @@ export function priceCall(call: PricedCall, book: PriceBook): CallCost {
       message: 'The provider reported no usage for this call.',
     };
   }
-  const found = findPrice(call, book, usage);
+  const found = findPriceRemembered(call, book, usage);
   if (!found.ok) return { usd: null, ...named, reason: found.reason, message: found.message };
   const priceId = found.calculation.model.id;
   return {
