@@ -55,6 +55,7 @@ const TARGET_KEYS = [
   'ai-sdk',
   'verdict',
   'verdict-reuse',
+  'dropin',
   'baseline',
   'portkey',
   'otel',
@@ -455,6 +456,16 @@ function targetsOf(shape, streamed) {
     },
     { key: 'verdict', ...verdict, path: '/v1/text', body: verdictBody, headers: json },
   ];
+  // The same gateway in front of the provider's own client: the drop-in surface of the shape, where the
+  // client's format is the provider's and the body is forwarded (docs/gateway.md, "Same-format forwarding").
+  targets.push({
+    key: 'dropin',
+    ...verdict,
+    name: `verdict gateway, ${shape === 'anthropic' ? 'Anthropic' : 'OpenAI'} client (forwarded)`,
+    path: `/${shape}${PATHS[shape]}`,
+    body: JSON.stringify({ ...JSON.parse(providerBody), model: `${shape}:${MODELS[shape]}` }),
+    headers: json,
+  });
   if (reusing) {
     targets.push({ key: 'verdict-reuse', ...reusing, path: '/v1/text', body: verdictBody, headers: json });
   }
