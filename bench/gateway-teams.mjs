@@ -179,6 +179,7 @@ function usageRecord(index) {
     trace_id: `trace-${index}`,
     key_name: 'bench',
     route: '/v1/text',
+    surface: 'verdict',
     provider: 'openai',
     model: 'gpt-4o-mini',
     target: 'openai:gpt-4o-mini',

@@ -250,11 +250,13 @@ export class UsageWriter {
 }
 
 /**
- * True for a PostgreSQL data exception (SQLSTATE class 22: a NUL or bad encoding in text, a number out of range):
- * the records are at fault, not the store, and trying them again can never succeed.
+ * True for a PostgreSQL data exception (SQLSTATE class 22: a NUL or bad encoding in text, a number out of range)
+ * or an integrity constraint violation (class 23: a required value missing, a check failed): the records are at
+ * fault, not the store, and trying them again can never succeed.
  */
 function isDataException(error: unknown): boolean {
-  return sqlStateOf(error)?.startsWith('22') === true;
+  const state = sqlStateOf(error);
+  return state?.startsWith('22') === true || state?.startsWith('23') === true;
 }
 
 /**

@@ -184,6 +184,17 @@ describe.each(stores)('control characters in ids on $name', ({ open }) => {
     expect(rows.map((row) => row.request_id)).toEqual(['after', 'before', 'later']);
   });
 
+  test('the writer parks a record missing a required value, and writes the rest', async () => {
+    const parked: string[] = [];
+    const writer = new UsageWriter(store, { onPark: (bad) => parked.push(bad.request_id) });
+    writer.add(record('complete'));
+    // A record from a writer of an older shape: the column it lacks is NOT NULL.
+    writer.add({ ...record('incomplete'), surface: undefined } as unknown as UsageRecord);
+    expect(await writer.flush(20_000)).toBe(0);
+    expect(parked).toEqual(['incomplete']);
+    expect(writer.stats).toMatchObject({ written: 1, parked: 1, dropped: 0, queued: 0 });
+  });
+
   test('a model the provider reports with a control character is recorded with the character replaced', async () => {
     const lines: string[] = [];
     const gateway = gatewayOn(store, (line) => lines.push(line));
