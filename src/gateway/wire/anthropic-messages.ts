@@ -1,13 +1,13 @@
-import { normalizeResponse } from '../../unified/normalize-response.js';
-import { readWireStream } from './read-wire-stream.js';
+import { buildMessagesRequest } from './anthropic-request.js';
+import { createWireFormat } from './native-wire-format.js';
 import type { WireDelta, WireEventDeltas, WireFormat } from './wire-format.js';
 
 /**
- * Anthropic's Messages API as a wire format, for reading: a plain answer and a stream are read by the
+ * Anthropic's Messages API as a wire format: verdict's text requests are built natively (anthropic-request.ts;
+ * the few it does not build keep the AI SDK's path), a plain answer and a stream are read by the
  * `anthropic.messages` normalizer `verdict normalize` runs, and a stream's events give the client's deltas as
- * they arrive. verdict's own text requests to Anthropic are still built by the AI SDK (`buildRequest` declines);
- * what reads Anthropic's answers natively today is same-format forwarding (docs/gateway.md, "Same-format
- * forwarding"), which sends the Anthropic client's own body.
+ * they arrive. Same-format forwarding (docs/gateway.md, "Same-format forwarding") reads the answers to an
+ * Anthropic client's own body with the same reader.
  */
 
 /** One event of a Messages stream, as far as its deltas go. */
@@ -60,22 +60,9 @@ function messageDeltas(): WireEventDeltas {
   };
 }
 
-/** Anthropic Messages, read natively. */
-export const anthropicMessagesWire: WireFormat = {
-  format: 'anthropic.messages',
-  buildRequest: () => ({ ok: false, reason: 'built_by_the_ai_sdk' }),
-  readAnswer(answer, context) {
-    return normalizeResponse({
-      format: 'anthropic.messages',
-      provider: context.provider,
-      traceId: context.traceId,
-      status: answer.status,
-      headers: answer.headers,
-      body: answer.body,
-      latencyMs: context.latencyMs,
-    });
-  },
-  openStream(context) {
-    return readWireStream('anthropic.messages', messageDeltas(), context);
-  },
-};
+/** Anthropic Messages, built and read natively. */
+export const anthropicMessagesWire: WireFormat = createWireFormat(
+  'anthropic.messages',
+  buildMessagesRequest,
+  messageDeltas,
+);
