@@ -257,9 +257,9 @@ function turnsOf(
     each.messages.forEach((blocks, index) => {
       const answered = each === lastTurn && index === (each.messages?.length ?? 0) - 1;
       const final = blocks.at(-1);
-      // The answer's last words are sent without trailing white space, which the API refuses in a prefill.
-      if (answered && final?.type === 'text')
-        blocks[blocks.length - 1] = { ...final, text: `${final.text}`.trim() };
+      // The last words of a prefilled answer are sent trimmed: the API refuses them ending in white space.
+      if (answered && final?.type === 'text' && typeof final.text === 'string')
+        blocks[blocks.length - 1] = { ...final, text: final.text.trim() };
     });
     const blocks = each.messages.flat();
     // Tool calls go after the text of the turn, as the API expects them.
@@ -416,20 +416,17 @@ export function buildMessagesRequest(
           }),
         );
   if (declared !== undefined && model.structuredOutput) betas.add(STRUCTURED_OUTPUTS_BETA);
+  // The model may call tools unless told otherwise; the choice is said even when it is the default.
   const toolChoice =
     declared === undefined
       ? undefined
-      : choice === undefined
-        ? disableParallel === undefined
-          ? undefined
-          : { type: 'auto', disable_parallel_tool_use: true }
-        : choice === 'none'
-          ? { type: 'none' }
-          : definedMembers({
-              type: choice === 'auto' ? 'auto' : choice === 'required' ? 'any' : 'tool',
-              name: typeof choice === 'string' ? undefined : choice.function.name,
-              disable_parallel_tool_use: disableParallel,
-            });
+      : choice === 'none'
+        ? { type: 'none' }
+        : definedMembers({
+            type: choice === undefined || choice === 'auto' ? 'auto' : choice === 'required' ? 'any' : 'tool',
+            name: choice === undefined || typeof choice === 'string' ? undefined : choice.function.name,
+            disable_parallel_tool_use: disableParallel,
+          });
 
   // Sampling settings: the temperature held between 0 and 1; none for a model that takes none or while it
   // thinks; and top-p left out beside a temperature, which Claude models refuse together.
