@@ -272,14 +272,7 @@ function turnsOf(
   return turns.filter((each) => each.role === 'user' || each.content.length > 0);
 }
 
-/** True when a JSON value holds a member any of `keys` anywhere. */
-function holdsKey(value: unknown, keys: ReadonlySet<string>): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((item) => holdsKey(item, keys));
-  return Object.entries(value).some(([key, member]) => keys.has(key) || holdsKey(member, keys));
-}
-
-/** The members a schema may hold for the API to take it as it is. */
+/** The members a schema may hold for the API to take it with no more than its objects closed. */
 const PLAIN_SCHEMA_MEMBERS = new Set([
   'type',
   'properties',
@@ -295,38 +288,59 @@ const PLAIN_SCHEMA_MEMBERS = new Set([
   'default',
 ]);
 
+/** The most optional properties a schema may hold for Anthropic's structured outputs. */
+const MAX_OPTIONAL_PROPERTIES = 10;
+
 /**
- * True when a JSON schema is one Anthropic's structured outputs take exactly as it is written: closed objects
- * (`additionalProperties: false`), no more than ten optional properties, and none of the keywords the AI SDK
- * rewrites or moves into descriptions (references, formats, numeric and length bounds…). Any other schema keeps
- * the AI SDK's path, which rewrites it.
+ * A JSON schema as Anthropic's structured outputs take it, when it is one they take with no more change than
+ * its objects closed (`additionalProperties: false`, which the API requires): objects that name their
+ * properties, no more than ten optional properties, and none of the keywords the AI SDK rewrites or moves into
+ * descriptions (references, formats, numeric and length bounds…). `undefined` for any other schema, which
+ * keeps the AI SDK's path.
  */
-function isPlainSchema(schema: unknown): boolean {
+function plainSchemaOf(schema: unknown): Record<string, unknown> | undefined {
   let optional = 0;
-  const walk = (node: unknown): boolean => {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+  const close = (node: unknown): Record<string, unknown> | undefined => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
     const record = node as Record<string, unknown>;
-    if (Object.keys(record).some((key) => !PLAIN_SCHEMA_MEMBERS.has(key))) return false;
+    if (Object.keys(record).some((key) => !PLAIN_SCHEMA_MEMBERS.has(key))) return undefined;
     const { type, properties, required, additionalProperties, items, anyOf, allOf } = record;
     const object = type === 'object' || (Array.isArray(type) && type.includes('object'));
-    if ((object || properties !== undefined) && additionalProperties !== false) return false;
-    if (additionalProperties !== undefined && additionalProperties !== false) return false;
-    if (properties !== undefined) {
-      if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
+    const out: Record<string, unknown> = { ...record };
+    if (object || properties !== undefined) {
+      // An object without named properties is open: the API would close it to `{}`.
+      if (properties === undefined || (additionalProperties !== undefined && additionalProperties !== false))
+        return undefined;
+      if (properties === null || typeof properties !== 'object' || Array.isArray(properties))
+        return undefined;
       const needed = new Set(Array.isArray(required) ? required : []);
+      const closed: Record<string, unknown> = {};
       for (const [name, member] of Object.entries(properties)) {
         if (!needed.has(name)) optional++;
-        if (!walk(member)) return false;
+        const each = close(member);
+        if (each === undefined) return undefined;
+        closed[name] = each;
       }
+      out.properties = closed;
+      out.additionalProperties = false;
+    } else if (required !== undefined || additionalProperties !== undefined) return undefined;
+    if (items !== undefined) {
+      const each = close(items);
+      if (each === undefined) return undefined;
+      out.items = each;
     }
-    if (items !== undefined && !walk(items)) return false;
-    for (const list of [anyOf, allOf]) {
+    for (const key of ['anyOf', 'allOf'] as const) {
+      const list = key === 'anyOf' ? anyOf : allOf;
       if (list === undefined) continue;
-      if (!Array.isArray(list) || !list.every(walk)) return false;
+      if (!Array.isArray(list)) return undefined;
+      const each = list.map(close);
+      if (each.some((member) => member === undefined)) return undefined;
+      out[key] = each;
     }
-    return true;
+    return out;
   };
-  return walk(schema) && optional <= 10 && !holdsKey(schema, new Set(['$ref']));
+  const closed = close(schema);
+  return optional <= MAX_OPTIONAL_PROPERTIES ? closed : undefined;
 }
 
 /** The `thinking` option of a request, when it is one the native path sends as it is. */
@@ -396,7 +410,8 @@ export function buildMessagesRequest(
     return { ok: 'sdk', reason: 'a forced tool choice this model or its thinking does not take' };
   const format = request.response_format;
   const schema = format?.type === 'json_schema' ? format.json_schema.schema : undefined;
-  if (schema !== undefined && (!model.structuredOutput || !isPlainSchema(schema)))
+  const answerSchema = schema === undefined ? undefined : plainSchemaOf(schema);
+  if (schema !== undefined && (!model.structuredOutput || answerSchema === undefined))
     return { ok: 'sdk', reason: 'a JSON schema answer the AI SDK asks for as a tool call or rewrites' };
 
   const stream = request.stream === true;
@@ -456,7 +471,8 @@ export function buildMessagesRequest(
           ? [request.stop]
           : request.stop,
     thinking,
-    output_config: schema === undefined ? undefined : { format: { type: 'json_schema', schema } },
+    output_config:
+      answerSchema === undefined ? undefined : { format: { type: 'json_schema', schema: answerSchema } },
     system: system.length === 0 ? undefined : system.map((text) => ({ type: 'text', text })),
     messages: turns.map(({ role, content }) => ({ role, content })),
     tools: declared,
