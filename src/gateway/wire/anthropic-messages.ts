@@ -23,13 +23,31 @@ interface MessageEvent {
   } | null;
 }
 
-/** The deltas of a Messages stream: tool-use blocks are tied to their id by the block's index. */
+/**
+ * The deltas of a Messages stream: tool-use blocks are tied to their id by the block's index, and text blocks
+ * that another block separates are heard with the blank line the envelope joins them with.
+ */
 function messageDeltas(): WireEventDeltas {
   const ids = new Map<unknown, string>();
+  let heard = false;
+  let separated = false;
+  let pendingBreak = false;
+  const text = (out: WireDelta[], value: string) => {
+    if (pendingBreak) out.push({ type: 'text', text: '\n\n' });
+    pendingBreak = false;
+    heard = true;
+    out.push({ type: 'text', text: value });
+  };
   return (event) => {
     const out: WireDelta[] = [];
     const { type, index, content_block: block, delta } = (event ?? {}) as MessageEvent;
     if (type === 'content_block_start' && block !== null && typeof block === 'object') {
+      if (block.type !== 'text') separated = true;
+      else {
+        // As the envelope joins text blocks: a paragraph break only between two that say something.
+        pendingBreak = separated && heard;
+        separated = false;
+      }
       if (block.type === 'tool_use' && typeof block.id === 'string') {
         ids.set(index, block.id);
         out.push({
@@ -38,11 +56,11 @@ function messageDeltas(): WireEventDeltas {
           name: typeof block.name === 'string' ? block.name : '',
         });
       } else if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
-        out.push({ type: 'text', text: block.text });
+        text(out, block.text);
       }
     } else if (type === 'content_block_delta' && delta !== null && typeof delta === 'object') {
       if (delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') {
-        out.push({ type: 'text', text: delta.text });
+        text(out, delta.text);
       } else if (
         delta.type === 'thinking_delta' &&
         typeof delta.thinking === 'string' &&
