@@ -60,6 +60,7 @@ const GEMINI: WireRoute = {
 };
 const OPENROUTER: WireRoute = { wire: openRouterChatWire, defaultBaseURL: undefined, auth: 'bearer' };
 const OPENAI_COMPATIBLE: WireRoute = { wire: compatibleChatWire, defaultBaseURL: undefined, auth: 'bearer' };
+// Built and read natively; the few requests its builder declines keep the AI SDK path (anthropic-request.ts).
 const ANTHROPIC: WireRoute = {
   wire: anthropicMessagesWire,
   defaultBaseURL: 'https://api.anthropic.com/v1',
