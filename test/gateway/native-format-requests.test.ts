@@ -1,9 +1,11 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, type LanguageModel } from 'ai';
+import { generateText, type LanguageModel, streamText } from 'ai';
 import { describe, expect, test } from 'vitest';
 import { type ChatFamily, toChatCall } from '../../src/gateway/request/chat-request.js';
 import type { TextRequest } from '../../src/gateway/request/request-schemas.js';
+import { buildMessagesRequest } from '../../src/gateway/wire/anthropic-request.js';
 import { buildGenerateContentRequest } from '../../src/gateway/wire/gemini-request.js';
 import type { NativeRequestBuild } from '../../src/gateway/wire/native-request.js';
 import { buildResponsesRequest } from '../../src/gateway/wire/openai-responses-request.js';
@@ -377,6 +379,185 @@ const GEMINI: readonly Row[] = [
   },
 ];
 
+const CLAUDE = 'claude-sonnet-4-5';
+
+const ANTHROPIC: readonly Row[] = [
+  ...COMMON.map((row) => ({ ...row, model: CLAUDE })),
+  {
+    name: 'the largest answer of Claude 3 Haiku',
+    model: 'claude-3-haiku-20240307',
+    request: { input: 'Hi' },
+  },
+  { name: 'the largest answer of Claude Opus 4.1', model: 'claude-opus-4-1', request: { input: 'Hi' } },
+  { name: 'the largest answer of Claude Sonnet 4.6', model: 'claude-sonnet-4-6', request: { input: 'Hi' } },
+  {
+    name: 'the largest answer of Claude Sonnet 4',
+    model: 'claude-sonnet-4-20250514',
+    request: { input: 'Hi' },
+  },
+  {
+    name: 'an older model the limits are not known of',
+    model: 'claude-3-5-sonnet-latest',
+    request: { input: 'Hi', temperature: 0.5, top_p: 0.5 },
+  },
+  {
+    name: 'system text in the request and in leading messages',
+    model: CLAUDE,
+    request: {
+      system: 'Be terse.',
+      messages: [
+        { role: 'system', content: 'Answer in French.' },
+        { role: 'developer', content: [{ type: 'text', text: 'No emoji.' }] },
+        { role: 'user', content: 'Hi' },
+      ],
+    },
+  },
+  {
+    name: 'consecutive turns of one side merged, tool results beside the next user text',
+    model: CLAUDE,
+    request: {
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'user', content: [{ type: 'text', text: 'Are you there?' }] },
+        { role: 'assistant', content: 'Yes.' },
+        {
+          role: 'assistant',
+          content: 'Checking.',
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'get_time', arguments: '{}' } }],
+        },
+        { role: 'assistant', content: 'Still here.' },
+        { role: 'tool', tool_call_id: 't1', content: '[1,2]' },
+        { role: 'user', content: 'Thanks. ' },
+      ],
+      tools: [TIME],
+    },
+  },
+  {
+    name: 'a prefilled answer loses its trailing white space',
+    model: CLAUDE,
+    request: {
+      messages: [
+        { role: 'user', content: 'Count.' },
+        { role: 'assistant', content: 'One, two,  ' },
+      ],
+    },
+  },
+  {
+    name: 'replayed arguments that are not an object',
+    model: CLAUDE,
+    request: {
+      messages: [
+        { role: 'user', content: 'Go' },
+        {
+          role: 'assistant',
+          tool_calls: [{ id: 'x1', type: 'function', function: { name: 'get_time', arguments: '[1]' } }],
+        },
+        { role: 'tool', tool_call_id: 'x1', content: 'done' },
+      ],
+      tools: [TIME],
+    },
+  },
+  {
+    name: 'a text file',
+    model: CLAUDE,
+    request: {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'file',
+              file: { file_data: btoa('Plain notes, café.'), media_type: 'text/plain', filename: 'n.txt' },
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'stop sequences, top_k and a token limit',
+    model: CLAUDE,
+    request: { input: 'Hi', stop: ['END', 'STOP'], top_k: 5, max_tokens: 300 },
+  },
+  { name: 'one stop string', model: CLAUDE, request: { input: 'Hi', stop: 'END' } },
+  { name: 'top_p alone', model: CLAUDE, request: { input: 'Hi', top_p: 0.7 } },
+  { name: 'a temperature above 1 is held to 1', model: CLAUDE, request: { input: 'Hi', temperature: 1.6 } },
+  {
+    name: 'a model that takes no sampling settings',
+    model: 'claude-opus-4-7',
+    request: { input: 'Hi', temperature: 0.3, top_k: 4 },
+  },
+  {
+    name: 'parallel tool calls off',
+    model: CLAUDE,
+    request: { input: 'Hi', tools: [WEATHER], parallel_tool_calls: false },
+  },
+  {
+    name: 'parallel tool calls off with a forced tool',
+    model: CLAUDE,
+    request: {
+      input: 'Hi',
+      tools: [WEATHER],
+      parallel_tool_calls: false,
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    },
+  },
+  {
+    name: 'tools on a model without strict tools',
+    model: 'claude-sonnet-4-20250514',
+    request: { input: 'Hi', tools: [WEATHER, TIME], tool_choice: 'required' },
+  },
+  {
+    name: 'a thinking budget for an effort, sampling dropped, the budget added to the limit',
+    model: CLAUDE,
+    request: { input: 'Hi', reasoning_effort: 'medium', temperature: 0.5, top_k: 3, max_tokens: 2000 },
+  },
+  {
+    name: 'the smallest thinking budget',
+    model: CLAUDE,
+    request: { input: 'Hi', reasoning_effort: 'minimal' },
+  },
+  {
+    name: 'a large budget held to the largest answer',
+    model: 'claude-opus-4-1',
+    request: { input: 'Hi', reasoning_effort: 'xhigh', max_tokens: 10_000 },
+  },
+  {
+    name: 'reasoning off keeps sampling',
+    model: CLAUDE,
+    request: { input: 'Hi', reasoning_effort: 'none', temperature: 0.2 },
+  },
+  {
+    name: 'an explicit thinking budget',
+    model: CLAUDE,
+    request: {
+      input: 'Hi',
+      tools: [WEATHER],
+      tool_choice: 'auto',
+      provider_options: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } },
+    },
+  },
+  {
+    name: 'problems: audio, a PDF as an image type, seed and penalties, a flex tier',
+    model: CLAUDE,
+    request: {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_audio', input_audio: { data: MP3, format: 'mp3' } },
+            { type: 'file', file: { file_data: PDF, media_type: 'image/png' } },
+          ],
+        },
+      ],
+      seed: 1,
+      presence_penalty: 1,
+      frequency_penalty: 1,
+      service_tier: 'flex',
+    },
+  },
+];
+
 /** A captured or built body in meaning: tool-call arguments parsed. */
 function meaning(body: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
@@ -399,13 +580,14 @@ async function sdkRequest(model: LanguageModel, request: TextRequest, family: Ch
   }).catch(() => undefined);
   const sent = replay().requests.at(-1);
   if (sent === undefined) throw new Error('The AI SDK sent nothing.');
-  return { path: sent.path, body: sent.body };
+  return { path: sent.path, body: sent.body, headers: sent.headers };
 }
 
 function expectSame(
   native: NativeRequestBuild,
-  sdk: { problems?: unknown; path?: string; body?: unknown },
+  sdk: { problems?: unknown; path?: string; body?: unknown; headers?: Record<string, string> },
   prefix: string,
+  headers: readonly string[] = [],
 ) {
   if (sdk.problems !== undefined) {
     // The same problems, in any order.
@@ -420,6 +602,7 @@ function expectSame(
   if (native.ok !== true) throw new Error(`The native build failed: ${JSON.stringify(native)}`);
   expect(`${prefix}${native.request.path}`).toBe(sdk.path);
   expect(meaning(native.request.body)).toEqual(meaning(sdk.body));
+  for (const name of headers) expect(native.request.headers[name], name).toBe(sdk.headers?.[name]);
 }
 
 describe('buildResponsesRequest', () => {
@@ -528,6 +711,102 @@ describe('buildGenerateContentRequest', () => {
       { model: 'g:gemini-2.5-flash', ...COMMON[9]?.request, tools: [WEATHER] } as TextRequest,
       'g',
       'gemini-2.5-flash',
+    );
+    expect(built.ok).toBe('sdk');
+  });
+});
+
+describe('buildMessagesRequest', () => {
+  test.each(ANTHROPIC)('builds the body the AI SDK builds: $name ($model)', async ({ model, request }) => {
+    const full = { model: `anthropic:${model}`, ...request } as TextRequest;
+    const anthropic = createAnthropic({ baseURL: replay().baseURL.anthropic, apiKey: 'sk-ant-test' });
+    const sdk = await sdkRequest(anthropic(model), full, 'anthropic', 'anthropic');
+    expectSame(buildMessagesRequest(full, 'anthropic', model), sdk, '/v1', [
+      'anthropic-version',
+      'anthropic-beta',
+    ]);
+  });
+
+  test.each([
+    ['a prompt', { input: 'Hi' }],
+    ['tools', { input: 'Hi', tools: [WEATHER], tool_choice: 'auto' }],
+  ] as const)('a stream asks for server-sent events as the AI SDK does: %s', async (_name, request) => {
+    const full = { model: `anthropic:${CLAUDE}`, ...request, stream: true } as TextRequest;
+    const anthropic = createAnthropic({ baseURL: replay().baseURL.anthropic, apiKey: 'sk-ant-test' });
+    const translated = toChatCall(full, 'anthropic', 'anthropic');
+    if (!translated.ok) throw new Error('The request was refused.');
+    const { prompt, ...call } = translated.call;
+    const result = streamText({
+      ...call,
+      ...(typeof prompt === 'string' ? { prompt } : { messages: prompt }),
+      model: anthropic(CLAUDE),
+      maxRetries: 0,
+      onError: () => undefined,
+    });
+    await result.consumeStream();
+    const sent = replay().requests.at(-1);
+    if (sent === undefined) throw new Error('The AI SDK sent nothing.');
+    const built = buildMessagesRequest(full, 'anthropic', CLAUDE);
+    expect(built.ok === true && built.request.stream).toBe(true);
+    expectSame(built, sent, '/v1', ['anthropic-beta']);
+  });
+
+  const SCHEMA_ASKED = COMMON[9]?.request.response_format;
+  test.each([
+    [
+      'reasoning on a model that thinks adaptively',
+      'claude-sonnet-4-6',
+      { input: 'Hi', reasoning_effort: 'low' },
+    ],
+    [
+      'a forced tool on a model that takes none',
+      'claude-opus-5-5',
+      { input: 'Hi', tools: [WEATHER], tool_choice: 'required' },
+    ],
+    [
+      'a forced tool while thinking',
+      CLAUDE,
+      { input: 'Hi', tools: [WEATHER], tool_choice: 'required', reasoning_effort: 'low' },
+    ],
+    [
+      'a JSON schema answer on a model that gives it as a tool call',
+      'claude-sonnet-4-20250514',
+      { input: 'Hi', response_format: SCHEMA_ASKED },
+    ],
+    [
+      'a JSON schema the AI SDK rewrites',
+      CLAUDE,
+      {
+        input: 'Hi',
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'a',
+            schema: { type: 'object', properties: { s: { type: 'string', minLength: 2 } } },
+          },
+        },
+      },
+    ],
+    [
+      'system text after the conversation started',
+      CLAUDE,
+      {
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'system', content: 'Late.' },
+        ],
+      },
+    ],
+    [
+      'a provider option it does not translate',
+      CLAUDE,
+      { input: 'Hi', provider_options: { anthropic: { effort: 'low' } } },
+    ],
+  ] as const)('leaves %s to the AI SDK', (_name, model, request) => {
+    const built = buildMessagesRequest(
+      { model: `anthropic:${model}`, ...request } as TextRequest,
+      'anthropic',
+      model,
     );
     expect(built.ok).toBe('sdk');
   });

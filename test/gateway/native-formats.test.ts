@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { anthropicMessagesWire } from '../../src/gateway/wire/anthropic-messages.js';
 import { geminiWire } from '../../src/gateway/wire/gemini-wire.js';
 import { openAiResponsesWire } from '../../src/gateway/wire/openai-responses-wire.js';
 import type { WireDelta, WireFormat } from '../../src/gateway/wire/wire-format.js';
@@ -12,7 +13,7 @@ import { readEnvelope, readStreamEnvelope } from './envelope-assertions.js';
 import { useReplay } from './use-replay.js';
 
 /**
- * The native OpenAI Responses and Gemini formats against the project's recorded answers: what the live path
+ * The native OpenAI Responses, Gemini and Anthropic Messages formats against the project's recorded answers: what the live path
  * reads of a body or a stream, in any chunking, is what `verdict normalize` reads of the same bytes; and through
  * the gateway, `/v1/text` answers with the same meaning.
  */
@@ -22,6 +23,7 @@ const TRACE_ID = 'trace-native-0001';
 const FORMATS: Readonly<Record<string, WireFormat>> = {
   'openai.responses': openAiResponsesWire,
   'google.generate-content': geminiWire,
+  'anthropic.messages': anthropicMessagesWire,
 };
 
 const fixtures = loadFixtures().filter((fixture) => Object.hasOwn(FORMATS, fixture.format));
@@ -35,7 +37,7 @@ function streamText(fixture: ProviderFixture): string {
     .map((event) => {
       const data = typeof event === 'string' ? event : JSON.stringify(event);
       const type = (event as { type?: unknown } | null)?.type;
-      // The Responses API names each event; Gemini sends data lines only.
+      // The Responses and Messages APIs name each event; Gemini sends data lines only.
       return typeof type === 'string' ? `event: ${type}\ndata: ${data}\n\n` : `data: ${data}\r\n\r\n`;
     })
     .join('');
@@ -51,6 +53,7 @@ function timeless(envelope: UnifiedOutput): unknown {
 const PROVIDERS: Readonly<Record<string, string>> = {
   'openai.responses': 'openai',
   'google.generate-content': 'google',
+  'anthropic.messages': 'anthropic',
 };
 
 function context(fixture: ProviderFixture) {
@@ -167,7 +170,12 @@ describe('native formats read recorded answers as verdict normalize does', () =>
 });
 
 describe('the native routes', () => {
-  test('the Responses API and the Gemini API with a key are spoken natively', () => {
+  test('the Responses API, the Gemini API with a key and the Messages API are spoken natively', () => {
+    expect(wireRouteOf({ id: 'anthropic', type: 'anthropic' })).toMatchObject({
+      wire: anthropicMessagesWire,
+      auth: 'x-api-key',
+      defaultBaseURL: 'https://api.anthropic.com/v1',
+    });
     expect(wireRouteOf({ id: 'openai', type: 'openai', api: 'responses' })?.wire).toBe(openAiResponsesWire);
     expect(wireRouteOf({ id: 'google', type: 'google' })).toMatchObject({
       wire: geminiWire,
@@ -188,6 +196,14 @@ beforeEach(() => {
 const TARGETS: Readonly<Record<string, string>> = {
   'openai.responses': 'openai-responses:gpt-4.1',
   'google.generate-content': 'google:gemini-2.5-flash',
+  'anthropic.messages': 'anthropic:claude-sonnet-4-5',
+};
+
+/** The path each format is asked at. */
+const PATHS: Readonly<Record<string, RegExp>> = {
+  'openai.responses': /\/responses$/,
+  'google.generate-content': /:(stream)?[gG]enerateContent/,
+  'anthropic.messages': /\/v1\/messages$/,
 };
 
 async function post(body: Record<string, unknown>): Promise<Response> {
@@ -237,15 +253,23 @@ describe('/v1/text on the native path', () => {
     // The provider was asked natively (the AI SDK would name itself in the user agent), at the format's path.
     const sent = replay.requests[0];
     expect(sent?.headers['user-agent'] ?? '').not.toMatch(/^ai\//);
-    expect(sent?.path).toMatch(
-      fixture.format === 'openai.responses' ? /\/responses$/ : /:(stream)?[gG]enerateContent/,
-    );
+    expect(sent?.path).toMatch(PATHS[fixture.format] as RegExp);
     expect(meaningOf(envelope)).toEqual(meaningOf(normalizeFixture(fixture, TRACE_ID)));
   });
 });
 
 /** A structured answer, as each format's plain body carries the text `{"answer":…}`. */
 function structuredBody(format: string, text: string): unknown {
+  if (format === 'anthropic.messages')
+    return {
+      id: 'msg_s',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 5, output_tokens: 3 },
+    };
   return format === 'openai.responses'
     ? {
         id: 'resp_s',
@@ -285,7 +309,9 @@ describe('structured output on the native path', () => {
       expect(sent).toMatchObject(
         format === 'openai.responses'
           ? { text: { format: { type: 'json_schema', name: 'sum', schema: SCHEMA } } }
-          : { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: SCHEMA } },
+          : format === 'anthropic.messages'
+            ? { output_config: { format: { type: 'json_schema', schema: SCHEMA } } }
+            : { generationConfig: { responseMimeType: 'application/json', responseJsonSchema: SCHEMA } },
       );
       replay.enqueue({ body: structuredBody(format, '{"answer":4}') });
       const bad = (await readEnvelope(await post(ask))).envelope;
@@ -302,6 +328,11 @@ describe('reasoning on the native path', () => {
       'Thinking about rivers...',
     ],
     ['openai-responses:o3', undefined, 'The user adds two numbers.'],
+    [
+      'anthropic:claude-sonnet-4-5',
+      'anthropic.messages/success/tool-use-with-thinking.json',
+      'I should look this up.',
+    ],
   ] as const)(
     '%s: reasoning is kept apart from the answer when asked for',
     async (model, path, reasoning) => {
@@ -328,7 +359,10 @@ describe('reasoning on the native path', () => {
       expect(sent).toMatchObject(
         model.startsWith('google')
           ? { generationConfig: { thinkingConfig: { thinkingBudget: 24_576 } } }
-          : { reasoning: { effort: 'high', summary: 'detailed' } },
+          : model.startsWith('anthropic')
+            ? // A share of the model's largest answer, added to the answer's own limit (held to the largest).
+              { thinking: { type: 'enabled', budget_tokens: 38_400 }, max_tokens: 64_000 }
+            : { reasoning: { effort: 'high', summary: 'detailed' } },
       );
       const unasked = (await readEnvelope(await post({ model, input: 'Hi' }))).envelope;
       expect(unasked.success).toBe(true);

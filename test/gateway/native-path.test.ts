@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import type { TextRequest } from '../../src/gateway/request/request-schemas.js';
+import { buildMessagesRequest } from '../../src/gateway/wire/anthropic-request.js';
 import { withParsedToolArguments } from '../../src/gateway/wire/parse-tool-arguments.js';
 import type { WireFormat } from '../../src/gateway/wire/wire-format.js';
 import { wireRouteOf } from '../../src/gateway/wire/wire-formats.js';
@@ -212,4 +214,73 @@ describe('the native call keeps the gateway rules', () => {
     );
     expect(built).toEqual({ ok: false, reason: 'provider_options' });
   });
+});
+
+describe('/v1/text to Anthropic goes natively', () => {
+  const ASK = {
+    model: 'anthropic:claude-sonnet-4-5',
+    system: 'Be brief.',
+    messages: [
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'toolu_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'toolu_1', content: '{"celsius":4}' },
+      { role: 'user', content: 'And tomorrow?' },
+    ],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
+    ],
+    temperature: 0.4,
+  };
+
+  test.each([
+    ['plain', 'anthropic.messages/success/text-with-prompt-cache.json', false],
+    ['streamed', 'anthropic.messages/success/stream-text-and-tool.json', true],
+  ] as const)(
+    '%s: the provider receives the body verdict builds, and the answer means what the normalizer reads',
+    async (_name, name, stream) => {
+      replay.enqueue(fixture(name));
+      const gateway = createGateway({ providers: providers(), retries: 0 });
+      const body = { ...ASK, ...(stream ? { stream: true } : {}) };
+      const response = await gateway.request('/v1/text', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const envelope = stream
+        ? readStreamEnvelope(await response.text()).envelope
+        : (await readEnvelope(response)).envelope;
+      const sent = replay.requests.at(-1);
+      const built = buildMessagesRequest(body as TextRequest, 'anthropic', 'claude-sonnet-4-5');
+      if (built.ok !== true) throw new Error('The request was not built natively.');
+      // The very body the native builder makes, sent with the format's headers and the key, and no AI SDK agent.
+      expect(sent?.path).toBe('/v1/messages');
+      expect(sent?.body).toEqual(built.request.body);
+      expect(sent?.headers).toMatchObject({
+        'anthropic-version': '2023-06-01',
+        'anthropic-beta': 'structured-outputs-2025-11-13',
+        'x-api-key': 'sk-ant-replay-secret',
+      });
+      expect(sent?.headers['user-agent'] ?? '').not.toMatch(/ai-sdk|^ai\//);
+      expect((sent?.body as { stream?: unknown } | undefined)?.stream).toBe(stream ? true : undefined);
+      const item = loadFixtures().find((each) => each.name === name) as ProviderFixture;
+      const offline = withParsedToolArguments(normalizeFixture(item));
+      expect(comparable(envelope)).toEqual(comparable({ ...offline, provider: 'anthropic' }));
+    },
+  );
 });

@@ -60,7 +60,8 @@ export function readEnvelopeParts(envelope: UnifiedSuccess, requestedModel: stri
     usage: {
       input: envelope.usage.input_tokens,
       output: envelope.usage.output_tokens,
-      cached: countOf(details, 'cached_input_tokens'),
+      // The AI SDK names cache reads `cached_input_tokens`; the Anthropic normalizer, as Anthropic does.
+      cached: Math.max(countOf(details, 'cached_input_tokens'), countOf(details, 'cache_read_input_tokens')),
       reasoning: countOf(details, 'reasoning_tokens'),
       cacheWrite: countOf(details, 'cache_creation_input_tokens'),
     },

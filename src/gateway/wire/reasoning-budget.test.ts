@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { geminiThinkingFor, nearestEffort, openAiEffortFor, openAiReasoningOf } from './reasoning-budget.js';
+import {
+  claudeThinkingFor,
+  geminiThinkingFor,
+  nearestEffort,
+  openAiEffortFor,
+  openAiReasoningOf,
+} from './reasoning-budget.js';
 
 describe('nearestEffort', () => {
   test('takes the effort itself, else the next lower level, else the next higher one', () => {
@@ -47,5 +53,18 @@ describe('geminiThinkingFor', () => {
     expect(geminiThinkingFor('gemini-3-flash-preview', 'minimal')).toEqual({ thinkingLevel: 'minimal' });
     expect(geminiThinkingFor('gemini-3-pro-preview', 'minimal')).toEqual({ thinkingLevel: 'low' });
     expect(geminiThinkingFor('gemini-3-pro-preview', 'xhigh')).toEqual({ thinkingLevel: 'high' });
+  });
+});
+
+describe('claudeThinkingFor', () => {
+  test('an effort is a share of the largest answer, between 1,024 tokens and that answer', () => {
+    expect(claudeThinkingFor(64_000, 'medium')).toEqual({ type: 'enabled', budget_tokens: 19_200 });
+    expect(claudeThinkingFor(64_000, 'minimal')).toEqual({ type: 'enabled', budget_tokens: 1280 });
+    expect(claudeThinkingFor(4096, 'minimal')).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(claudeThinkingFor(1000, 'high')).toEqual({ type: 'enabled', budget_tokens: 1000 });
+  });
+
+  test('none turns thinking off', () => {
+    expect(claudeThinkingFor(64_000, 'none')).toEqual({ type: 'disabled' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * How a request's `reasoning_effort` reaches a provider that speaks of reasoning in its own terms: OpenAI's
  * reasoning models take an effort from a list that depends on the model, Gemini 2.5 takes a budget of thinking
- * tokens, Gemini 3 a thinking level (docs/design.md, "Native wire formats"). The mapping follows the one the AI
+ * tokens, Gemini 3 a thinking level, Claude a budget of thinking tokens (docs/design.md, "Native wire formats"). The mapping follows the one the AI
  * SDK's providers apply, so that a request means the same on the native path and on the AI SDK's.
  */
 
@@ -133,4 +133,33 @@ export function geminiThinkingFor(modelId: string, effort: ReasoningEffort): Gem
   if (effort === 'none') return { thinkingBudget: smallest };
   const share = Math.round(GEMINI_MAX_OUTPUT_TOKENS * BUDGET_SHARES[effort]);
   return { thinkingBudget: Math.min(largest, Math.max(smallest, share)) };
+}
+
+/** The share of a Claude model's largest answer each effort may spend thinking. */
+const CLAUDE_BUDGET_SHARES: Readonly<Record<Exclude<ReasoningEffort, 'none'>, number>> = {
+  minimal: 0.02,
+  low: 0.1,
+  medium: 0.3,
+  high: 0.6,
+  xhigh: 0.9,
+};
+
+/** The smallest thinking budget Anthropic's Messages API takes. */
+const CLAUDE_MIN_BUDGET = 1024;
+
+/**
+ * The `thinking` a Claude model that thinks on a token budget is sent for a request's effort: `none` turns
+ * thinking off, every other effort a share of the model's largest answer, no less than the smallest budget the
+ * API takes and no more than that answer.
+ */
+export function claudeThinkingFor(
+  maxOutputTokens: number,
+  effort: ReasoningEffort,
+): { type: 'disabled' } | { type: 'enabled'; budget_tokens: number } {
+  if (effort === 'none') return { type: 'disabled' };
+  const share = Math.round(maxOutputTokens * CLAUDE_BUDGET_SHARES[effort]);
+  return {
+    type: 'enabled',
+    budget_tokens: Math.min(maxOutputTokens, Math.max(CLAUDE_MIN_BUDGET, share)),
+  };
 }

@@ -60,7 +60,7 @@ const GEMINI: WireRoute = {
 };
 const OPENROUTER: WireRoute = { wire: openRouterChatWire, defaultBaseURL: undefined, auth: 'bearer' };
 const OPENAI_COMPATIBLE: WireRoute = { wire: compatibleChatWire, defaultBaseURL: undefined, auth: 'bearer' };
-// Read natively; its requests are still built by the AI SDK (see anthropic-messages.ts).
+// Built and read natively; the few requests its builder declines keep the AI SDK path (anthropic-request.ts).
 const ANTHROPIC: WireRoute = {
   wire: anthropicMessagesWire,
   defaultBaseURL: 'https://api.anthropic.com/v1',

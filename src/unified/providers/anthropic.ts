@@ -152,10 +152,13 @@ function parseMessage(body: unknown, status: number): Outcome {
   });
   const segments: (string | undefined)[] = [];
   const calls: Json[] = [];
+  const thoughts: string[] = [];
   for (const entry of blocks) {
     const block = expectObject(entry, 'A content block');
     if (block.type === 'text' && typeof block.text === 'string') segments.push(block.text);
     else segments.push(undefined);
+    // Thinking is reasoning, not the answer (docs/unified.md, "Reasoning"); its tokens are in output_tokens.
+    if (block.type === 'thinking' && typeof block.thinking === 'string') thoughts.push(block.thinking);
     if (block.type === 'tool_use')
       calls.push(omitUndefined({ id: block.id, name: block.name, arguments: block.input }));
   }
@@ -174,7 +177,11 @@ function parseMessage(body: unknown, status: number): Outcome {
     kind: 'success',
     content: joinTextBlocks(segments),
     usage: anthropicUsage(root.usage),
-    metadata: omitUndefined({ ...metadata, tool_calls: calls.length > 0 ? calls : undefined }),
+    metadata: omitUndefined({
+      ...metadata,
+      tool_calls: calls.length > 0 ? calls : undefined,
+      reasoning: thoughts.join('') === '' ? undefined : thoughts.join(''),
+    }),
   };
 }
 
@@ -203,6 +210,8 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         const delta = isJsonObject(item.delta) ? item.delta : {};
         if (block === undefined) throw new ShapeError('A delta arrived for a block that never started.');
         if (delta.type === 'text_delta') block.text = String(block.text ?? '') + String(delta.text ?? '');
+        if (delta.type === 'thinking_delta')
+          block.thinking = String(block.thinking ?? '') + String(delta.thinking ?? '');
         if (delta.type === 'input_json_delta')
           partialJson[index] = (partialJson[index] ?? '') + String(delta.partial_json ?? '');
         break;

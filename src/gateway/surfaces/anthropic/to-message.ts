@@ -62,7 +62,8 @@ function count(value: unknown): number {
  */
 export function usageOf(envelope: UnifiedSuccess): MessageUsage {
   const details = envelope.metadata.usage_details ?? {};
-  const read = count(details.cached_input_tokens);
+  // The AI SDK names cache reads `cached_input_tokens`; the Anthropic normalizer, as Anthropic does.
+  const read = count(details.cached_input_tokens ?? details.cache_read_input_tokens);
   const created = count(details.cache_creation_input_tokens);
   return {
     input_tokens: Math.max(0, envelope.usage.input_tokens - read - created),
