@@ -37,10 +37,10 @@ describe('FrameSplitter', () => {
     );
   });
 
-  test('a last event without its blank line is a frame at the end', () => {
+  test('a last event without its blank line is a frame at the end, ended by one', () => {
     const frames = framesOf(new TextEncoder().encode('event: ping\ndata: {"type":"ping"}'), []);
     expect(frames).toEqual([
-      { text: 'event: ping\ndata: {"type":"ping"}', event: 'ping', data: '{"type":"ping"}' },
+      { text: 'event: ping\ndata: {"type":"ping"}\n\n', event: 'ping', data: '{"type":"ping"}' },
     ]);
   });
 });

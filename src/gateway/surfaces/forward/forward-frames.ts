@@ -66,12 +66,15 @@ export class FrameSplitter {
     return frames;
   }
 
-  /** The stream is over: a last frame without its blank line, if any text is left. */
+  /**
+   * The stream is over: a last frame without its blank line, if any text is left, ended by one. A client reads
+   * an event only once its blank line came, and what the gateway writes after it must not join its last line.
+   */
   end(): StreamFrame[] {
     this.pending += this.decoder.decode();
     const rest = this.pending;
     this.pending = '';
-    return rest.trim() === '' ? [] : [readFrame(rest)];
+    return rest.trim() === '' ? [] : [readFrame(`${rest.replace(/[\r\n]+$/, '')}\n\n`)];
   }
 }
 
