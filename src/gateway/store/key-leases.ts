@@ -26,6 +26,12 @@ export const LEASE_TTL_MS = 30_000;
 /** A lease is not used locally in its last seconds, so this instance never admits on one the store let go. */
 const RENEW_MARGIN_MS = 5_000;
 
+/**
+ * Consumption alone is sent at most this often per key: under load the answers of that time share one exchange
+ * (one transaction) instead of each starting one. Leases hold what is consumed, so the bounds do not change.
+ */
+export const CONSUMPTION_PACE_MS = 100;
+
 /** Exchanges one admission may wait through before it is refused as over the limit. */
 const MAX_ROUNDS = 8;
 
@@ -70,6 +76,10 @@ interface KeyState {
   /** The exchange under way (exchanges of a key run one after another). */
   running: Promise<unknown>;
   queued?: Queued | undefined;
+  /** When the last exchange started (this process's clock, ms). */
+  lastStart: number;
+  /** The timer that sends consumption once the pace allows, when one is set. */
+  paced?: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** A dollar reservation held in this instance's lease, settled when its call ends. */
@@ -127,7 +137,7 @@ export class KeyLeases {
   #stateOf(key: KeyRecord): KeyState {
     let state = this.#keys.get(key.name);
     if (state === undefined) {
-      state = { key, pools: {}, consumed: new Map(), running: Promise.resolve() };
+      state = { key, pools: {}, consumed: new Map(), running: Promise.resolve(), lastStart: 0 };
       this.#keys.set(key.name, state);
     }
     // The newest record's limits apply (a key changed in the store is re-read within the key cache's life).
@@ -304,7 +314,22 @@ export class KeyLeases {
       if (amount > 0 && pool !== undefined && pool.window === this.#windowOf(key, kind, at))
         pool.pending += amount;
     }
-    if (state.queued === undefined) this.#exchange(state, at, {}).catch(() => undefined);
+    this.#sendConsumption(state, at);
+  }
+
+  /** Send what was consumed: with the exchange already waiting, else now, else once the pace allows. */
+  #sendConsumption(state: KeyState, at: Date): void {
+    if (state.queued !== undefined || state.paced !== undefined) return;
+    const wait = state.lastStart + CONSUMPTION_PACE_MS - performance.now();
+    if (wait <= 0) {
+      this.#exchange(state, at, {}).catch(() => undefined);
+      return;
+    }
+    state.paced = setTimeout(() => {
+      state.paced = undefined;
+      if (state.queued === undefined) this.#exchange(state, at, {}).catch(() => undefined);
+    }, wait);
+    state.paced.unref?.();
   }
 
   /**
@@ -315,6 +340,8 @@ export class KeyLeases {
   async release(now: Date): Promise<number> {
     let failed = 0;
     for (const state of this.#keys.values()) {
+      clearTimeout(state.paced);
+      state.paced = undefined;
       await state.running.catch(() => undefined);
       const slice = state.requests;
       const unused =
@@ -363,6 +390,7 @@ export class KeyLeases {
     const queued: Queued = { want: { ...want }, done: Promise.resolve({}) };
     const run = () => {
       if (state.queued === queued) state.queued = undefined;
+      state.lastStart = performance.now();
       return this.#run(state, at, queued.want, Math.max(this.#ttlMs, ttlMs));
     };
     queued.done = state.running.then(run, run);

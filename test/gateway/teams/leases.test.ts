@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../../src/gateway/index.js';
 import {
   createKey,
@@ -8,7 +8,7 @@ import {
   readSpend,
   StoreError,
 } from '../../../src/gateway/store/index.js';
-import { KeyLeases, LEASE_PARTS } from '../../../src/gateway/store/key-leases.js';
+import { CONSUMPTION_PACE_MS, KeyLeases, LEASE_PARTS } from '../../../src/gateway/store/key-leases.js';
 import { useReplay } from '../use-replay.js';
 import { useThreeInstances } from './use-three-instances.js';
 
@@ -149,6 +149,25 @@ describe('store round trips', () => {
     expect(store.statements.length).toBe(before.statements);
     expect(store.transactions).toBe(before.transactions);
     expect(leases.exchanges).toBe(2);
+  }, 60_000);
+
+  test('consumption of answers that end close together shares an exchange, and all of it reaches the store', async () => {
+    const store = counting(stores.pglite[0] as GatewayStore);
+    const key = await keyOn(store, { tpm: 1_600_000, budget_tokens: 10_000_000 });
+    const leases = new KeyLeases({ store });
+    expect(await leases.admit(key, at)).toMatchObject({ admitted: true });
+    const before = leases.exchanges;
+    const started = performance.now();
+    // Twenty answers, each ending after the store has answered something else (as under load).
+    for (let index = 0; index < 20; index++) {
+      leases.consume(key, { tokens: 10, usd: 0 }, NOON);
+      await store.query('SELECT 1');
+    }
+    const elapsed = performance.now() - started;
+    await vi.waitFor(async () => expect((await readCounts(store, key, NOON)).period_tokens).toBe(200));
+    // One exchange per pace at most (and one started before the loop's first pace ran out).
+    expect(leases.exchanges - before).toBeLessThanOrEqual(2 + Math.ceil(elapsed / CONSUMPTION_PACE_MS));
+    expect(await leases.release(NOON)).toBe(0);
   }, 60_000);
 
   test('through the gateway, a limited key costs no store statement per request besides its usage record', async () => {
