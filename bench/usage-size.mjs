@@ -23,6 +23,7 @@ for (let index = 0; index < rows; index++) {
     trace_id: globalThis.crypto.randomUUID().replaceAll('-', ''),
     key_name: `team-${index % keys}`,
     route: routes[index % 7 === 0 ? 1 : 0],
+    surface: index % 3 === 0 ? 'openai' : 'verdict',
     provider: model.startsWith('claude') ? 'anthropic' : model.startsWith('gemini') ? 'google' : 'openai',
     model,
     target: `openai:${model}`,
@@ -37,6 +38,11 @@ for (let index = 0; index < rows; index++) {
   });
 }
 if ((await writer.flush(600_000)) !== 0) throw new Error('Some records were dropped.');
+if (writer.stats.parked !== 0 || writer.stats.written !== rows) {
+  throw new Error(
+    `Only ${writer.stats.written} of ${rows} records were written (${writer.stats.parked} set aside).`,
+  );
+}
 
 const size = async (table) => {
   const [row] = await store.query(
