@@ -99,11 +99,21 @@ export function createEventStreamParser(): EventStreamParser {
   const lines = (final: boolean): EventStreamStep => {
     const events: unknown[] = [];
     let start = 0;
+    // Where the next LF and CR are: each is searched again only once passed, so a text of many lines is read in
+    // one pass however its line endings mix (searching both from every line would be quadratic).
+    let lf = -1;
+    let cr = -1;
     for (;;) {
-      const lf = pending.indexOf('\n', start);
-      const cr = pending.indexOf('\r', start);
-      let end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-      if (end < 0) break;
+      if (lf !== Number.POSITIVE_INFINITY && lf < start) {
+        lf = pending.indexOf('\n', start);
+        if (lf < 0) lf = Number.POSITIVE_INFINITY;
+      }
+      if (cr !== Number.POSITIVE_INFINITY && cr < start) {
+        cr = pending.indexOf('\r', start);
+        if (cr < 0) cr = Number.POSITIVE_INFINITY;
+      }
+      let end = Math.min(lf, cr);
+      if (end === Number.POSITIVE_INFINITY) break;
       let next = end + 1;
       if (pending.charCodeAt(end) === 13) {
         // A CR at the end of the piece may be the first half of a CRLF: wait for the next piece.

@@ -98,6 +98,18 @@ describe('createEventStreamParser', () => {
     expect(feed(['[{"a":1},', '\n{"b":2}]'])).toEqual([{ a: 1 }, { b: 2 }]);
   });
 
+  test('mixed line endings are all read, and a text of millions of lines in one pass', () => {
+    expect(feed(['data: {"a":1}\r\n\ndata: {"b":2}\r\rdata: {"c":3}\n\r\n'])).toEqual([
+      { a: 1 },
+      { b: 2 },
+      { c: 3 },
+    ]);
+    // Two million blank lines and one CR at the end: searching the CR again from every line would take minutes.
+    const blank = `${'\n'.repeat(2_000_000)}data: {"d":4}\r\r`;
+    expect(feed([blank])).toEqual([{ d: 4 }]);
+    expect(parseEventStream(blank)).toEqual({ ok: true, events: [{ d: 4 }] });
+  }, 60_000);
+
   test('an event that is not JSON fails that step and every later one', () => {
     const parser = createEventStreamParser();
     expect(parser.push('data: {oops\n\n')).toMatchObject({ ok: false, line: 1 });
