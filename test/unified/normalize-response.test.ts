@@ -182,3 +182,49 @@ describe('error meanings the status hides', () => {
     expect(refused.success ? '' : refused.error.code).toBe('AUTHENTICATION_ERROR');
   });
 });
+
+describe('parts a stream names by index', () => {
+  const chat = (index: unknown) => [
+    {
+      id: 'c',
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: 'call_1', function: { name: 'lookup', arguments: '{}' } }] },
+          finish_reason: null,
+        },
+      ],
+    },
+    { id: 'c', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+  ];
+  const messages = (index: unknown) => [
+    {
+      type: 'message_start',
+      message: { id: 'm', model: 'claude', role: 'assistant', content: [], usage: {} },
+    },
+    { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index, delta: { type: 'text_delta', text: 'Hi' } },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } },
+    { type: 'message_stop' },
+  ];
+
+  test('an index in range is read; a negative, fractional or huge one is refused, not walked or lost', () => {
+    expect(normalizeStream({ format: 'openai.chat', events: chat(3) })).toMatchObject({
+      success: true,
+      metadata: { tool_calls: [{ id: 'call_1', name: 'lookup' }] },
+    });
+    expect(normalizeStream({ format: 'anthropic.messages', events: messages(2) })).toMatchObject({
+      success: true,
+      content: 'Hi',
+    });
+    for (const index of [-1, 1.5, 4_294_967_294, '__proto__']) {
+      for (const output of [
+        normalizeStream({ format: 'openai.chat', events: chat(index) }),
+        normalizeStream({ format: 'anthropic.messages', events: messages(index) }),
+      ]) {
+        expect(output).toMatchObject({ success: false, error: { code: 'INVALID_PROVIDER_RESPONSE' } });
+      }
+    }
+  });
+});

@@ -18,6 +18,7 @@ import {
   type ReportedUsage,
   ShapeError,
   StreamCutError,
+  streamIndex,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -200,12 +201,12 @@ function assembleMessageStream(events: readonly unknown[]): StreamAssembly {
         message = { ...expectObject(item.message, '`message_start.message`') };
         break;
       case 'content_block_start': {
-        const index = typeof item.index === 'number' ? item.index : blocks.length;
+        const index = streamIndex(item.index, blocks.length, '`content_block_start.index`');
         blocks[index] = { ...expectObject(item.content_block, '`content_block`') };
         break;
       }
       case 'content_block_delta': {
-        const index = typeof item.index === 'number' ? item.index : blocks.length - 1;
+        const index = streamIndex(item.index, blocks.length - 1, '`content_block_delta.index`');
         const block = blocks[index];
         const delta = isJsonObject(item.delta) ? item.delta : {};
         if (block === undefined) throw new ShapeError('A delta arrived for a block that never started.');

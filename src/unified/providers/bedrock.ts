@@ -20,6 +20,7 @@ import {
   type ReportedUsage,
   ShapeError,
   StreamCutError,
+  streamIndex,
   tokenCount,
   type UnifiedErrorCode,
 } from './provider-outcome.js';
@@ -326,8 +327,7 @@ function keyedEvent(item: Json): Json {
 }
 
 function blockIndex(event: Json, fallback: number): number {
-  const index = event.contentBlockIndex;
-  return typeof index === 'number' && Number.isInteger(index) && index >= 0 ? index : fallback;
+  return streamIndex(event.contentBlockIndex, fallback, '`contentBlockIndex`');
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type ReportedUsage,
   ShapeError,
   StreamCutError,
+  streamIndex,
   tokenCount,
 } from './provider-outcome.js';
 
@@ -210,7 +211,7 @@ function assembleCohereStream(events: readonly unknown[]): StreamAssembly {
       continue;
     }
     const message = deltaMessage(item);
-    const index = typeof item.index === 'number' && Number.isInteger(item.index) ? item.index : 0;
+    const index = streamIndex(item.index, 0, "A stream event's `index`");
     switch (item.type) {
       case 'message-start':
         id = item.id;

@@ -15,6 +15,7 @@ import {
   optionalString,
   ShapeError,
   StreamCutError,
+  streamIndex,
 } from './provider-outcome.js';
 
 /** Chat Completions `finish_reason` values and what they normalize to; unknown values are `other`. */
@@ -250,7 +251,7 @@ export function assembleChatStream(events: readonly unknown[]): StreamAssembly {
     if (Array.isArray(delta.images)) images.push(...delta.images);
     for (const item of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
       if (!isJsonObject(item)) continue;
-      const index = typeof item.index === 'number' ? item.index : calls.length;
+      const index = streamIndex(item.index, calls.length, "A tool call delta's `index`");
       const draft = calls[index] ?? { function: { name: '', arguments: '' } };
       calls[index] = draft;
       if (typeof item.id === 'string') draft.id = item.id;

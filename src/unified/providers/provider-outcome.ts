@@ -71,6 +71,24 @@ export class StreamCutError extends ShapeError {
 /** A plain JSON object. */
 export type Json = Record<string, unknown>;
 
+/**
+ * The most parts (content blocks, tool calls) one streamed answer may number: a stream event names its part by
+ * index, and an index past this is refused rather than followed into a sparse array of that length.
+ */
+export const MAX_STREAM_PARTS = 10_000;
+
+/**
+ * The part a stream event names by `index`: `fallback` when the event names none, a {@link ShapeError} when the
+ * index is not a whole number from 0 to {@link MAX_STREAM_PARTS} (a negative or huge index would lose the part or
+ * walk a sparse array that long).
+ */
+export function streamIndex(value: unknown, fallback: number, what: string): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= MAX_STREAM_PARTS)
+    throw new ShapeError(`${what} is not an index from 0 to ${MAX_STREAM_PARTS - 1}.`);
+  return value;
+}
+
 /** The value as an object, or a {@link ShapeError} naming what was expected. */
 export function expectObject(value: unknown, what: string): Json {
   if (!isJsonObject(value)) throw new ShapeError(`${what} is not an object.`);
