@@ -19,6 +19,7 @@ describe('StreamParts', () => {
       {
         functionCall: {
           partialArgs: [
+            { jsonPath: "$['a b'].c[0]", numberValue: 2 },
             { jsonPath: "$['a b'].c[1]", numberValue: 3 },
             { jsonPath: '$["x"]', stringValue: 'y' },
             { jsonPath: '$.__proto__.polluted', boolValue: true },
@@ -28,7 +29,7 @@ describe('StreamParts', () => {
       },
       { functionCall: {} },
     ]) as [{ functionCall: { args: Record<string, unknown> } }];
-    expect(part.functionCall.args['a b']).toEqual({ c: [undefined, 3] });
+    expect(part.functionCall.args['a b']).toEqual({ c: [2, 3] });
     expect(part.functionCall.args.x).toBe('y');
     expect(Object.hasOwn(part.functionCall.args, '__proto__')).toBe(true);
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
@@ -70,6 +71,18 @@ describe('StreamParts', () => {
         },
       ]),
     ).toThrow(/not a JSON path/);
+  });
+
+  test('an array item past the end of its array is refused, so a short piece cannot make a long sparse array', () => {
+    const call = (jsonPath: string) => [
+      { functionCall: { name: 'f', willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.a[0]', stringValue: 'x' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath, stringValue: 'y' }] } },
+    ];
+    expect(fold(call('$.a[1]'))).toEqual([{ functionCall: { name: 'f', args: { a: ['x', 'y'] } } }]);
+    expect(fold(call('$.a[0]'))).toEqual([{ functionCall: { name: 'f', args: { a: ['y'] } } }]);
+    for (const path of ['$.a[2]', '$.a[50000000]', '$.a[4294967294]', '$.b[1]'])
+      expect(() => fold(call(path))).toThrow(/sets item/);
   });
 
   test('joins audio chunks as bytes, not as base64 text, and leaves images apart', () => {

@@ -158,9 +158,16 @@ function define(node: Record<string | number, unknown>, key: string | number, va
   Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/**
+ * Set the value at a path, making the objects and arrays on the way. An array index may be at most the array's
+ * length (a piece fills the next item or replaces one): a path far past it would make a sparse array, and its
+ * text, as long as the index says.
+ */
 function setAt(root: Json, segments: readonly (string | number)[], value: unknown): void {
   let node: Record<string | number, unknown> = root;
   segments.forEach((segment, position) => {
+    if (typeof segment === 'number' && Array.isArray(node) && segment > node.length)
+      throw new ShapeError(`A partial argument sets item ${segment} of an array of ${node.length}.`);
     if (position === segments.length - 1) {
       define(node, segment, value);
       return;
