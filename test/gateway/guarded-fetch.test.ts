@@ -125,6 +125,23 @@ describe('createGuardedFetch', () => {
     expect((await third.arrayBuffer()).byteLength).toBe(900);
   });
 
+  test('an answer to a plain call is bounded as a plain body even when it says it is a stream', async () => {
+    const events = Array.from({ length: 40 }, () => `data: {"text":"${'x'.repeat(100)}"}\n\n`);
+    const guarded = createGuardedFetch(
+      { ...DEFAULT_UPSTREAM_BOUNDS, maxResponseBytes: 1000 },
+      sseAnswer(events),
+    );
+    const plain = await guarded('http://provider.test/v1', { method: 'POST', body: '{}' });
+    expect(findUpstreamFault(await readAll(plain))).toMatchObject({
+      details: { bound: 'max_response_bytes', max_response_bytes: 1000 },
+    });
+    // The same answer to a call that asked for a stream is read under the stream bounds.
+    const asked = await guarded('http://provider.test/v1', streamed);
+    expect(findUpstreamFault(await readAll(asked))).toMatchObject({
+      details: { reason: 'no_end_of_answer' },
+    });
+  });
+
   test('the stream-request header is not sent to the provider', async () => {
     let sent: Headers | undefined;
     const guarded = createGuardedFetch(DEFAULT_UPSTREAM_BOUNDS, async (_input, init) => {

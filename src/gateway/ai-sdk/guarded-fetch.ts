@@ -426,8 +426,8 @@ export function createGuardedFetch(
       );
     }
     const type = response.headers.get('content-type') ?? '';
-    const eventStream = /^\s*text\/event-stream/i.test(type);
-    if (streamed && response.ok && !eventStream) {
+    const saysEventStream = /^\s*text\/event-stream/i.test(type);
+    if (streamed && response.ok && !saysEventStream) {
       return refuse(
         new UpstreamFault(
           'INVALID_PROVIDER_RESPONSE',
@@ -437,6 +437,9 @@ export function createGuardedFetch(
         ),
       );
     }
+    // Only a call that asked for a stream is read under the stream bounds: an answer to a plain call is bounded as
+    // a plain body whatever content type it claims.
+    const eventStream = streamed && saysEventStream;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (!eventStream && Number.isFinite(declared) && declared > bounds.maxResponseBytes) {
       return refuse(
