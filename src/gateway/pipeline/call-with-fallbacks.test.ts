@@ -4,6 +4,7 @@ import type { ProviderModels } from '../providers/providers.js';
 import {
   type AttemptInput,
   callWithFallbacks,
+  MAX_RETRY_AFTER_MS,
   retryAfterMs,
   type Target,
   traceHeaders,
@@ -61,6 +62,15 @@ describe('retryAfterMs', () => {
   test('reads an HTTP date as the time left until it', () => {
     const in30s = new Date(NOW + 30_000).toUTCString();
     expect(retryAfterMs(failed(503, { 'retry-after': in30s }), NOW)).toBe(30_000);
+  });
+
+  test('a wait longer than a day, in seconds, milliseconds or as a far date, is taken as a day', () => {
+    const day = MAX_RETRY_AFTER_MS;
+    expect(day).toBe(86_400_000);
+    expect(retryAfterMs(failed(429, { 'retry-after': '99999999999999999999' }), NOW)).toBe(day);
+    expect(retryAfterMs(failed(429, { 'retry-after-ms': '1e30' }), NOW)).toBe(day);
+    expect(retryAfterMs(failed(503, { 'retry-after': 'Wed, 21 Oct 2099 07:28:00 GMT' }), NOW)).toBe(day);
+    expect(retryAfterMs(failed(429, { 'retry-after': '86399' }), NOW)).toBe(86_399_000);
   });
 
   test('a date in the past asks for no wait at all', () => {

@@ -111,11 +111,22 @@ export function isRetryable(failure: UnifiedOutput): boolean {
 /** Codes whose answer (429, 503) passes on the provider's `retry-after` (see docs/gateway.md). */
 const ASKS_TO_WAIT: ReadonlySet<string> = new Set<UnifiedErrorCode>(['RATE_LIMITED', 'PROVIDER_UNAVAILABLE']);
 
-/** The delay a failed call asks for: OpenAI's `retry-after-ms`, else `retry-after` in seconds or as a date. */
+/** The longest wait a provider's answer is taken to ask for: a day (a longer one is passed on as a day). */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/**
+ * The delay a failed call asks for: OpenAI's `retry-after-ms`, else `retry-after` in seconds or as a date, at
+ * most {@link MAX_RETRY_AFTER_MS}.
+ */
 export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
   const headers = (error as { responseHeaders?: Record<string, string> } | null)?.responseHeaders;
   if (headers === undefined || headers === null) return undefined;
   const lower = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+  const asked = askedDelayMs(lower, now);
+  return asked === undefined ? undefined : Math.min(asked, MAX_RETRY_AFTER_MS);
+}
+
+function askedDelayMs(lower: Record<string, string>, now: number): number | undefined {
   const ms = Number(lower['retry-after-ms']);
   if (lower['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
   const value = lower['retry-after'];
