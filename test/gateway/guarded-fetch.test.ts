@@ -125,7 +125,7 @@ describe('createGuardedFetch', () => {
     expect((await third.arrayBuffer()).byteLength).toBe(900);
   });
 
-  test('an answer to a plain call is bounded as a plain body even when it says it is a stream', async () => {
+  test('an answer to a plain call, or an error status, is bounded as a plain body even when it says it is a stream', async () => {
     const events = Array.from({ length: 40 }, () => `data: {"text":"${'x'.repeat(100)}"}\n\n`);
     const guarded = createGuardedFetch(
       { ...DEFAULT_UPSTREAM_BOUNDS, maxResponseBytes: 1000 },
@@ -139,6 +139,18 @@ describe('createGuardedFetch', () => {
     const asked = await guarded('http://provider.test/v1', streamed);
     expect(findUpstreamFault(await readAll(asked))).toMatchObject({
       details: { reason: 'no_end_of_answer' },
+    });
+    // An error status is an error body, read whole, so bounded as one even on a call that asked for a stream.
+    const failing: typeof fetch = async (input, init) => {
+      const answer = await sseAnswer(events)(input, init);
+      return new Response(answer.body, { status: 500, headers: answer.headers });
+    };
+    const refused = await createGuardedFetch({ ...DEFAULT_UPSTREAM_BOUNDS, maxResponseBytes: 1000 }, failing)(
+      'http://provider.test/v1',
+      streamed,
+    );
+    expect(findUpstreamFault(await readAll(refused))).toMatchObject({
+      details: { bound: 'max_response_bytes', max_response_bytes: 1000 },
     });
   });
 

@@ -437,9 +437,10 @@ export function createGuardedFetch(
         ),
       );
     }
-    // Only a call that asked for a stream is read under the stream bounds: an answer to a plain call is bounded as
-    // a plain body whatever content type it claims.
-    const eventStream = streamed && saysEventStream;
+    // Only a stream that a call asked for and the provider began is read under the stream bounds: an answer to a
+    // plain call, or an error status (an error body, read whole), is bounded as a plain body whatever content type
+    // it claims.
+    const eventStream = streamed && saysEventStream && response.ok;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (!eventStream && Number.isFinite(declared) && declared > bounds.maxResponseBytes) {
       return refuse(
