@@ -211,6 +211,28 @@ describe('the gateway in front of a faulty provider', () => {
     expect(lines.join('\n')).not.toContain(gatewayKey);
   });
 
+  test('a successful answer that echoes the key in content, request id, model, tool arguments and reasoning loses it everywhere', async () => {
+    const { gateway } = gatewayFor();
+    const requests: [string, Record<string, unknown>][] = [
+      ['/v1/text', { model: 'faulty:echo-key-answer', input: 'Say hi' }],
+      [
+        '/openai/v1/chat/completions',
+        { model: 'faulty:echo-key-answer', messages: [{ role: 'user', content: 'Hi' }] },
+      ],
+    ];
+    for (const [path, body] of requests) {
+      const response = await gateway.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const raw = await response.text();
+      expect(response.status, raw).toBe(200);
+      expect(raw).not.toContain('fault-provider-key');
+      expect(raw).toContain('[redacted]');
+    }
+  });
+
   test('a model id past 256 characters is a VALIDATION_ERROR and reaches no provider', async () => {
     const { gateway } = gatewayFor();
     const answer = await readEnvelope(await gateway.request('/v1/text', text(`faulty:${'m'.repeat(300)}`)));

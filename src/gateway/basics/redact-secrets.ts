@@ -53,19 +53,26 @@ function redactDeep(value: unknown, redact: (text: string) => string, depth = 0)
   if (value === null || typeof value !== 'object' || depth > 32) return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, redact, depth + 1);
+  // Defined, not assigned: a member named `__proto__` (tool arguments may hold one) stays an own member.
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, key, {
+      value: redactDeep(item, redact, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
 /**
  * An envelope safe to send: a failure loses every secret and key shape from its message, details and metadata;
- * a success loses the configured secrets from its content (its text is the model's, where `sk-…` may be code).
+ * a success loses the configured secrets from every string it holds — content, tool-call arguments, reasoning,
+ * model names, provider request ids — but keeps key shapes (its text is the model's, where `sk-…` may be code).
+ * The drop-in surfaces render from this envelope, so they inherit the same cover.
  */
 export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): UnifiedOutput {
-  if (envelope.success) {
-    const content = redactor.redactConfigured(envelope.content);
-    return content === envelope.content ? envelope : { ...envelope, content };
-  }
+  if (envelope.success) return redactDeep(envelope, redactor.redactConfigured) as UnifiedOutput;
   return {
     ...envelope,
     error: {
