@@ -1,4 +1,5 @@
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { TextStreamWrite } from './create-event-stream.js';
 
 /** What stands in for a secret in every text the gateway sends or logs. */
 export const REDACTED = '[redacted]';
@@ -25,6 +26,8 @@ export interface Redactor {
   redact(text: string): string;
   /** `text` without the configured secrets only (for model output, where key shapes may be legitimate). */
   redactConfigured(text: string): string;
+  /** The length of the longest configured secret (0 when none): how much of a stream's tail may hide a split one. */
+  readonly longestSecret: number;
 }
 
 /** A redactor for `secrets` (provider keys, gateway keys); secrets are searched longest first. */
@@ -39,6 +42,7 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   };
   return {
     redactConfigured,
+    longestSecret: known[0]?.length ?? 0,
     redact(text) {
       let out = redactConfigured(text);
       for (const [shape, replacement] of KEY_SHAPES) out = out.replace(shape, replacement);
@@ -81,5 +85,43 @@ export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): Uni
       details: redactDeep(envelope.error.details, redactor.redact) as Record<string, unknown>,
     },
     metadata: redactDeep(envelope.metadata, redactor.redact) as typeof envelope.metadata,
+  };
+}
+
+/**
+ * `write` with the configured secrets taken out of every `delta` text and `tool_call_delta` arguments text. A
+ * secret split across deltas is caught too: the last (longest secret − 1) characters of a run of deltas are held
+ * back until the next delta of the same run, or written before any other event (the envelope last of all).
+ */
+export function redactStreamWrite(write: TextStreamWrite, redactor: Redactor): TextStreamWrite {
+  const hold = Math.max(0, redactor.longestSecret - 1);
+  let pending: { event: 'delta' | 'tool_call_delta'; id: unknown; text: string } | undefined;
+  const flush = async () => {
+    if (pending === undefined || pending.text === '') return;
+    const { event, id, text } = pending;
+    pending = undefined;
+    await write(event, event === 'delta' ? { text } : { id, arguments: text });
+  };
+  return async (event, data) => {
+    const item = (data ?? {}) as { text?: unknown; id?: unknown; name?: unknown; arguments?: unknown };
+    const piece = event === 'delta' ? item.text : event === 'tool_call_delta' ? item.arguments : undefined;
+    if ((event !== 'delta' && event !== 'tool_call_delta') || typeof piece !== 'string') {
+      await flush();
+      if (event === 'tool_call_start' && typeof item.name === 'string') {
+        return write(event, { ...item, name: redactor.redactConfigured(item.name) });
+      }
+      return write(event, data);
+    }
+    if (pending !== undefined && (pending.event !== event || pending.id !== item.id)) await flush();
+    const joined = redactor.redactConfigured((pending?.text ?? '') + piece);
+    const cut = Math.max(0, joined.length - hold);
+    pending = { event, id: item.id, text: joined.slice(cut) };
+    if (cut > 0)
+      await write(
+        event,
+        event === 'delta'
+          ? { ...item, text: joined.slice(0, cut) }
+          : { ...item, arguments: joined.slice(0, cut) },
+      );
   };
 }
