@@ -26,8 +26,8 @@ export interface Redactor {
   redact(text: string): string;
   /** `text` without the configured secrets only (for model output, where key shapes may be legitimate). */
   redactConfigured(text: string): string;
-  /** The length of the longest configured secret (0 when none): how much of a stream's tail may hide a split one. */
-  readonly longestSecret: number;
+  /** How many characters at the end of `text` could begin a configured secret (0 when none could). */
+  secretStartAtEnd(text: string): number;
 }
 
 /** A redactor for `secrets` (provider keys, gateway keys); secrets are searched longest first. */
@@ -42,7 +42,13 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   };
   return {
     redactConfigured,
-    longestSecret: known[0]?.length ?? 0,
+    secretStartAtEnd(text) {
+      for (let length = Math.min(text.length, (known[0]?.length ?? 1) - 1); length > 0; length--) {
+        const tail = text.slice(-length);
+        if (known.some((secret) => secret.startsWith(tail))) return length;
+      }
+      return 0;
+    },
     redact(text) {
       let out = redactConfigured(text);
       for (const [shape, replacement] of KEY_SHAPES) out = out.replace(shape, replacement);
@@ -90,11 +96,11 @@ export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): Uni
 
 /**
  * `write` with the configured secrets taken out of every `delta` text and `tool_call_delta` arguments text. A
- * secret split across deltas is caught too: the last (longest secret − 1) characters of a run of deltas are held
- * back until the next delta of the same run, or written before any other event (the envelope last of all).
+ * secret split across deltas is caught too: a tail of a run of deltas that could begin a secret (at most the longest
+ * secret's length − 1 characters) is held back until the next delta of the same run, or written before any other
+ * event (the envelope last of all). Deltas that end in no such tail leave as they came.
  */
 export function redactStreamWrite(write: TextStreamWrite, redactor: Redactor): TextStreamWrite {
-  const hold = Math.max(0, redactor.longestSecret - 1);
   let pending: { event: 'delta' | 'tool_call_delta'; id: unknown; text: string } | undefined;
   const flush = async () => {
     if (pending === undefined || pending.text === '') return;
@@ -114,7 +120,7 @@ export function redactStreamWrite(write: TextStreamWrite, redactor: Redactor): T
     }
     if (pending !== undefined && (pending.event !== event || pending.id !== item.id)) await flush();
     const joined = redactor.redactConfigured((pending?.text ?? '') + piece);
-    const cut = Math.max(0, joined.length - hold);
+    const cut = joined.length - redactor.secretStartAtEnd(joined);
     pending = { event, id: item.id, text: joined.slice(cut) };
     if (cut > 0)
       await write(
