@@ -211,6 +211,57 @@ describe('the gateway in front of a faulty provider', () => {
     expect(lines.join('\n')).not.toContain(gatewayKey);
   });
 
+  test('a successful answer that echoes the key in content, request id, model, tool arguments and reasoning loses it everywhere', async () => {
+    const { gateway } = gatewayFor();
+    const requests: [string, Record<string, unknown>][] = [
+      ['/v1/text', { model: 'faulty:echo-key-answer', input: 'Say hi' }],
+      [
+        '/openai/v1/chat/completions',
+        { model: 'faulty:echo-key-answer', messages: [{ role: 'user', content: 'Hi' }] },
+      ],
+    ];
+    for (const [path, body] of requests) {
+      const response = await gateway.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const raw = await response.text();
+      expect(response.status, raw).toBe(200);
+      expect(raw).not.toContain('fault-provider-key');
+      expect(raw).toContain('[redacted]');
+    }
+  });
+
+  test('a stream that echoes the key whole and split across deltas, in text and tool arguments, loses it everywhere', async () => {
+    const { gateway } = gatewayFor();
+    const requests: [string, Record<string, unknown>][] = [
+      ['/v1/text', { model: 'faulty:echo-key-stream', input: 'Say hi', stream: true }],
+      [
+        '/anthropic/v1/messages',
+        {
+          model: 'faulty:echo-key-stream',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'Hi' }],
+          stream: true,
+        },
+      ],
+    ];
+    for (const [path, body] of requests) {
+      const response = await gateway.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const raw = await response.text();
+      expect(response.status, raw).toBe(200);
+      expect(raw).toContain('split');
+      expect(raw).not.toContain('fault-provider-key');
+      expect(raw).not.toContain('0123456789');
+      expect(raw).toContain('[redacted]');
+    }
+  });
+
   test('a model id past 256 characters is a VALIDATION_ERROR and reaches no provider', async () => {
     const { gateway } = gatewayFor();
     const answer = await readEnvelope(await gateway.request('/v1/text', text(`faulty:${'m'.repeat(300)}`)));

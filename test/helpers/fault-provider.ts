@@ -12,7 +12,7 @@
  *   faults.elsewhere  // requests that reached the other origin
  *
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
- * `redirect-same-origin`, `echo-key`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
+ * `redirect-same-origin`, `echo-key`, `echo-key-answer`, `echo-key-stream`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
  * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`, `deep-tool-arguments`, `proto-tool-arguments`,
  * `many-tool-calls`, `many-codings`, `header-overflow`, `1xx-flood`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
@@ -301,6 +301,41 @@ export async function startFaultProvider(): Promise<FaultProvider> {
           error: { message, type: 'invalid_request_error', code: 'invalid_api_key', param: sent },
           detail: sent,
         });
+      }
+      case 'echo-key-answer': {
+        // A success that carries the key it was sent in every field a provider controls.
+        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        const answer = toolCallCompletion(`gpt-${key}`, JSON.stringify({ q: key }));
+        const choice = answer.choices[0];
+        if (choice !== undefined) {
+          Object.assign(choice.message, {
+            content: `the key is ${key}`,
+            reasoning_content: `thinking of ${key}`,
+          });
+        }
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req-${key}` });
+        return res.end(JSON.stringify({ ...answer, id: `chatcmpl-${key}` }));
+      }
+      case 'echo-key-stream': {
+        // A stream that carries the key it was sent whole and split across deltas, in text and tool arguments.
+        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        const half = Math.floor(key.length / 2);
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': `req-${key}` });
+        res.write(openAiChunk(`gpt-${key}`, { role: 'assistant', content: `whole ${key} then ` }));
+        res.write(openAiChunk(`gpt-${key}`, { content: `split ${key.slice(0, half)}` }));
+        res.write(openAiChunk(`gpt-${key}`, { content: `${key.slice(half)} end` }));
+        const call = (args: string, first: boolean) => ({
+          tool_calls: [
+            {
+              index: 0,
+              ...(first ? { id: 'call_fault', type: 'function' } : {}),
+              function: { ...(first ? { name: 'lookup' } : {}), arguments: args },
+            },
+          ],
+        });
+        res.write(openAiChunk(`gpt-${key}`, call(`{"q":"${key.slice(0, half)}`, true)));
+        res.write(openAiChunk(`gpt-${key}`, call(`${key.slice(half)}"}`, false), 'tool_calls'));
+        return res.end('data: [DONE]\n\n');
       }
       case 'slow-first-byte':
         // Never answers: the gateway's time-to-first-byte bound ends it.

@@ -1,4 +1,5 @@
 import type { UnifiedOutput } from '../../unified/types.js';
+import type { TextStreamWrite } from './create-event-stream.js';
 
 /** What stands in for a secret in every text the gateway sends or logs. */
 export const REDACTED = '[redacted]';
@@ -25,6 +26,8 @@ export interface Redactor {
   redact(text: string): string;
   /** `text` without the configured secrets only (for model output, where key shapes may be legitimate). */
   redactConfigured(text: string): string;
+  /** How many characters at the end of `text` could begin a configured secret (0 when none could). */
+  secretStartAtEnd(text: string): number;
 }
 
 /** A redactor for `secrets` (provider keys, gateway keys); secrets are searched longest first. */
@@ -39,6 +42,13 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   };
   return {
     redactConfigured,
+    secretStartAtEnd(text) {
+      for (let length = Math.min(text.length, (known[0]?.length ?? 1) - 1); length > 0; length--) {
+        const tail = text.slice(-length);
+        if (known.some((secret) => secret.startsWith(tail))) return length;
+      }
+      return 0;
+    },
     redact(text) {
       let out = redactConfigured(text);
       for (const [shape, replacement] of KEY_SHAPES) out = out.replace(shape, replacement);
@@ -53,19 +63,26 @@ function redactDeep(value: unknown, redact: (text: string) => string, depth = 0)
   if (value === null || typeof value !== 'object' || depth > 32) return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, redact, depth + 1);
+  // Defined, not assigned: a member named `__proto__` (tool arguments may hold one) stays an own member.
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(out, key, {
+      value: redactDeep(item, redact, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
 /**
  * An envelope safe to send: a failure loses every secret and key shape from its message, details and metadata;
- * a success loses the configured secrets from its content (its text is the model's, where `sk-…` may be code).
+ * a success loses the configured secrets from every string it holds — content, tool-call arguments, reasoning,
+ * model names, provider request ids — but keeps key shapes (its text is the model's, where `sk-…` may be code).
+ * The drop-in surfaces render from this envelope, so they inherit the same cover.
  */
 export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): UnifiedOutput {
-  if (envelope.success) {
-    const content = redactor.redactConfigured(envelope.content);
-    return content === envelope.content ? envelope : { ...envelope, content };
-  }
+  if (envelope.success) return redactDeep(envelope, redactor.redactConfigured) as UnifiedOutput;
   return {
     ...envelope,
     error: {
@@ -74,5 +91,43 @@ export function redactEnvelope(envelope: UnifiedOutput, redactor: Redactor): Uni
       details: redactDeep(envelope.error.details, redactor.redact) as Record<string, unknown>,
     },
     metadata: redactDeep(envelope.metadata, redactor.redact) as typeof envelope.metadata,
+  };
+}
+
+/**
+ * `write` with the configured secrets taken out of every `delta` text and `tool_call_delta` arguments text. A
+ * secret split across deltas is caught too: a tail of a run of deltas that could begin a secret (at most the longest
+ * secret's length − 1 characters) is held back until the next delta of the same run, or written before any other
+ * event (the envelope last of all). Deltas that end in no such tail leave as they came.
+ */
+export function redactStreamWrite(write: TextStreamWrite, redactor: Redactor): TextStreamWrite {
+  let pending: { event: 'delta' | 'tool_call_delta'; id: unknown; text: string } | undefined;
+  const flush = async () => {
+    if (pending === undefined || pending.text === '') return;
+    const { event, id, text } = pending;
+    pending = undefined;
+    await write(event, event === 'delta' ? { text } : { id, arguments: text });
+  };
+  return async (event, data) => {
+    const item = (data ?? {}) as { text?: unknown; id?: unknown; name?: unknown; arguments?: unknown };
+    const piece = event === 'delta' ? item.text : event === 'tool_call_delta' ? item.arguments : undefined;
+    if ((event !== 'delta' && event !== 'tool_call_delta') || typeof piece !== 'string') {
+      await flush();
+      if (event === 'tool_call_start' && typeof item.name === 'string') {
+        return write(event, { ...item, name: redactor.redactConfigured(item.name) });
+      }
+      return write(event, data);
+    }
+    if (pending !== undefined && (pending.event !== event || pending.id !== item.id)) await flush();
+    const joined = redactor.redactConfigured((pending?.text ?? '') + piece);
+    const cut = joined.length - redactor.secretStartAtEnd(joined);
+    pending = { event, id: item.id, text: joined.slice(cut) };
+    if (cut > 0)
+      await write(
+        event,
+        event === 'delta'
+          ? { ...item, text: joined.slice(0, cut) }
+          : { ...item, arguments: joined.slice(0, cut) },
+      );
   };
 }

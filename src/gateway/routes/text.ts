@@ -15,6 +15,7 @@ import type { ModelOf } from '../ai-sdk/model-types.js';
 import { attemptFailure, findUpstreamFault, type UpstreamFault } from '../ai-sdk/upstream-fault.js';
 import type { TextStreamWrite } from '../basics/create-event-stream.js';
 import { createEventStream, EVENT_STREAM_HEADERS } from '../basics/create-event-stream.js';
+import { redactStreamWrite } from '../basics/redact-secrets.js';
 import type { ConfigProblem } from '../config/config-problem.js';
 import { buildEnvelope, withMetadata } from '../pipeline/build-envelope.js';
 import {
@@ -524,7 +525,9 @@ function serveTextStream(
       );
       const renderer = c.get('renderer') ?? ENVELOPE_RENDERER;
       const rendered = (renderer.openStream ?? writeEnvelopeEvents)(events, traceId);
-      const write = recorder === undefined ? rendered : recorder.wrap(rendered);
+      const redactor = c.get('redactor');
+      const safe = redactor === undefined ? rendered : redactStreamWrite(rendered, redactor);
+      const write = recorder === undefined ? safe : recorder.wrap(safe);
       const relay = async () => {
         let envelope: UnifiedOutput;
         const adapter = {
