@@ -59,6 +59,7 @@ describe('the frames forwarding looks at', () => {
 
   test('error events are known by their data, and a model writing about errors is not one', () => {
     expect(isErrorFrame('openai.chat', frame('data: {"error":{"message":"boom"}}\n\n'))).toBe(true);
+    expect(isErrorFrame('openai.chat', frame('data: {"id":"x","error":{"message":"boom"}}\n\n'))).toBe(true);
     expect(
       isErrorFrame('openai.chat', frame('data: {"choices":[{"delta":{"content":"{\\"error\\": 1}"}}]}\n\n')),
     ).toBe(false);

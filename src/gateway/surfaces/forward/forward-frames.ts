@@ -78,8 +78,11 @@ export class FrameSplitter {
   }
 }
 
-/** Data that may be an error event: the JSON is parsed only for frames that match. */
-const MAY_BE_ERROR = /^\s*\{\s*"error"\s*:|"type"\s*:\s*"error"/;
+/**
+ * Data that may be an error event: the JSON is parsed only for frames that name an error somewhere, since its
+ * `error` member need not come first (the normalizer reads any such member as the provider's error).
+ */
+const MAY_BE_ERROR = /"error"/;
 
 /** True for an error event of the format (OpenAI's `{"error": …}` data, Anthropic's `error` event). */
 export function isErrorFrame(format: ClientFormat, frame: StreamFrame): boolean {

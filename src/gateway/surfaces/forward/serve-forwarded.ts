@@ -496,24 +496,31 @@ function serveStream(c: Context<GatewayEnv>, runtime: GatewayRuntime, plan: Forw
             started.body.cancel().catch(() => undefined);
             return end(controller);
           }
-          let chunk: Uint8Array | undefined;
-          try {
-            chunk = await readNext(started.body, input.signal);
-            if (chunk !== undefined) pushChunk(reader, chunk, started.counted);
-          } catch (thrown) {
-            // A bound passed, the deadline or the stop: said in the client's dialect.
-            started.body.cancel(thrown).catch(() => undefined);
-            await endWith(controller, attemptFailure(thrown, input.adapter));
-            return;
-          }
-          const fresh = chunk === undefined ? started.splitter.end() : started.splitter.push(chunk);
-          const text = passed(fresh);
-          if (text !== '') controller.enqueue(encoder.encode(text));
-          if (chunk === undefined) return end(controller);
-          if (reader.failure() !== undefined) {
-            // An error event ends the answer: the provider's connection is let go.
-            started.body.cancel().catch(() => undefined);
-            await end(controller);
+          // A chunk may complete no frame (an event written in pieces): reading goes on until the client gets
+          // something or the stream ends, since the stream asks for more only after an enqueue, and the deadline
+          // and the bounds are checked only here.
+          for (;;) {
+            let chunk: Uint8Array | undefined;
+            try {
+              chunk = await readNext(started.body, input.signal);
+              if (chunk !== undefined) pushChunk(reader, chunk, started.counted);
+            } catch (thrown) {
+              // A bound passed, the deadline or the stop: said in the client's dialect.
+              started.body.cancel(thrown).catch(() => undefined);
+              await endWith(controller, attemptFailure(thrown, input.adapter));
+              return;
+            }
+            const fresh = chunk === undefined ? started.splitter.end() : started.splitter.push(chunk);
+            const text = passed(fresh);
+            if (text !== '') controller.enqueue(encoder.encode(text));
+            if (chunk === undefined) return end(controller);
+            if (reader.failure() !== undefined) {
+              // An error event ends the answer: the provider's connection is let go.
+              started.body.cancel().catch(() => undefined);
+              await end(controller);
+              return;
+            }
+            if (text !== '') return;
           }
         },
         cancel(reason) {
