@@ -211,6 +211,31 @@ describe('the gateway in front of a faulty provider', () => {
     expect(lines.join('\n')).not.toContain(gatewayKey);
   });
 
+  test('a forwarded stream passes an event the provider writes in pieces', async () => {
+    const { gateway } = gatewayFor({ timeoutMs: 5000 });
+    const answer = await gateway.request('/openai/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'faulty:trickle-event',
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+    });
+    // Read as a client reads a stream, one read at a time.
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let whole = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      whole += decoder.decode(value, { stream: true });
+    }
+    expect(whole).toContain('written in pieces.');
+    expect(whole).not.toContain('verdict_code');
+    expect(whole.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  }, 30_000);
+
   test('a successful answer that echoes the key in content, request id, model, tool arguments and reasoning loses it everywhere', async () => {
     const { gateway } = gatewayFor();
     const requests: [string, Record<string, unknown>][] = [

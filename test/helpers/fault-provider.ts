@@ -13,7 +13,7 @@
  *
  * Behaviours: `ok`, `endless-line`, `endless-body`, `huge-body`, `truncated-stream`, `html-200`, `redirect`,
  * `redirect-same-origin`, `echo-key`, `echo-key-answer`, `echo-key-stream`, `slow-first-byte`, `reset-mid-stream`, `reset-before-text`,
- * `schema-200`, `many-events`, `stall-mid-stream`, `gzip-bomb`, `deep-tool-arguments`, `proto-tool-arguments`,
+ * `schema-200`, `many-events`, `stall-mid-stream`, `trickle-event`, `gzip-bomb`, `deep-tool-arguments`, `proto-tool-arguments`,
  * `many-tool-calls`, `many-codings`, `header-overflow`, `1xx-flood`. Endless answers stop once the client goes away (or after `ENDLESS_CAP` bytes, so
  * a test that fails cannot fill the machine).
  */
@@ -285,6 +285,22 @@ export async function startFaultProvider(): Promise<FaultProvider> {
         res.write(openAiChunk(model, { role: 'assistant', content: '' }));
         res.write(openAiChunk(model, { content: 'Half an' }));
         return;
+      case 'trickle-event': {
+        // A whole stream, an event after its first delta written in three pieces a little apart.
+        sse();
+        res.write(openAiChunk(model, { role: 'assistant', content: '' }));
+        res.write(openAiChunk(model, { content: 'First, ' }));
+        const piece = openAiChunk(model, { content: 'written in pieces.' });
+        const third = Math.floor(piece.length / 3);
+        setTimeout(() => res.write(piece.slice(0, third)), 100);
+        setTimeout(() => res.write(piece.slice(third, 2 * third)), 200);
+        setTimeout(() => {
+          res.write(piece.slice(2 * third));
+          res.write(openAiChunk(model, {}, 'stop'));
+          res.end('data: [DONE]\n\n');
+        }, 300);
+        return;
+      }
       case 'html-200':
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<!doctype html><title>Sign in</title><p>Please sign in.</p>');
