@@ -247,7 +247,9 @@ describe('POST /v1/text with "stream": true', () => {
       stream: true,
     });
     const streamed = readStreamEnvelope(await response.text());
-    expect(streamed.deltas).toEqual(['Partial', ' answer']);
+    // The text streamed before the error reaches the client (an ending that could begin a configured key is held
+    // back and sent as a delta of its own: docs/gateway.md, "Security").
+    expect(streamed.deltas.join('')).toBe('Partial answer');
     expect(streamed.envelope).toMatchObject({
       success: false,
       provider: 'openai',
