@@ -108,7 +108,11 @@ describe('three instances on one PostgreSQL', () => {
       "SELECT used FROM verdict_counters WHERE key_name = 'team-a' AND kind = 'requests'",
     );
     for (const window of windows) expect(Number(window.used)).toBeLessThanOrEqual(60);
-    expect(admitted.length).toBe(windows.reduce((sum, window) => sum + Number(window.used), 0));
+    // Within one minute every leased request not used went back; a minute that ended kept its unused slices
+    // (docs/gateway.md, "Leases"), so across a boundary the counters hold at least what was admitted.
+    const used = windows.reduce((sum, window) => sum + Number(window.used), 0);
+    if (windows.length === 1) expect(admitted.length).toBe(used);
+    else expect(admitted.length).toBeLessThanOrEqual(used);
     expect(admitted.length).toBeLessThanOrEqual(60 * windows.length);
     expect(admitted.length).toBeGreaterThanOrEqual(60);
     for (const answer of limited) {
