@@ -26,12 +26,13 @@ function gatewayFor(options: GatewayOptions = {}) {
   return { gateway, lines };
 }
 
+/** A POST of `body` as JSON. */
+function posted(body: Record<string, unknown>) {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
 function text(model: string, extra: Record<string, unknown> = {}) {
-  return {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, input: 'Say hi', ...extra }),
-  };
+  return posted({ model, input: 'Say hi', ...extra });
 }
 
 describe('the gateway in front of a faulty provider', () => {
@@ -213,15 +214,10 @@ describe('the gateway in front of a faulty provider', () => {
 
   test('a forwarded stream passes an event the provider writes in pieces', async () => {
     const { gateway } = gatewayFor({ timeoutMs: 5000 });
-    const answer = await gateway.request('/openai/v1/chat/completions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'faulty:trickle-event',
-        stream: true,
-        messages: [{ role: 'user', content: 'Hi' }],
-      }),
-    });
+    const answer = await gateway.request(
+      '/openai/v1/chat/completions',
+      posted({ model: 'faulty:trickle-event', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    );
     // Read as a client reads a stream, one read at a time.
     const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
@@ -246,11 +242,7 @@ describe('the gateway in front of a faulty provider', () => {
       ],
     ];
     for (const [path, body] of requests) {
-      const response = await gateway.request(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const response = await gateway.request(path, posted(body));
       const raw = await response.text();
       expect(response.status, raw).toBe(200);
       expect(raw).not.toContain('fault-provider-key');
@@ -273,11 +265,7 @@ describe('the gateway in front of a faulty provider', () => {
       ],
     ];
     for (const [path, body] of requests) {
-      const response = await gateway.request(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const response = await gateway.request(path, posted(body));
       const raw = await response.text();
       expect(response.status, raw).toBe(200);
       expect(raw).toContain('split');
