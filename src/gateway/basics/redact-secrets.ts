@@ -40,10 +40,13 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     for (const secret of known) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
     return out;
   };
+  // Every delta of a stream is looked at: a tail is compared only where it starts with a secret's first character.
+  const firsts = new Set(known.map((secret) => secret[0]));
   return {
     redactConfigured,
     secretStartAtEnd(text) {
       for (let length = Math.min(text.length, (known[0]?.length ?? 1) - 1); length > 0; length--) {
+        if (!firsts.has(text[text.length - length])) continue;
         const tail = text.slice(-length);
         if (known.some((secret) => secret.startsWith(tail))) return length;
       }
